@@ -1,0 +1,44 @@
+# Chooses the CUDA architectures before project() enables CUDA.
+#
+# - CMAKE_CUDA_ARCHITECTURES or CUDAARCHS given: used as is (the `ci` preset names one).
+# - A GPU visible to nvidia-smi: its own architecture(s), e.g. 90 on an H100.
+# - No GPU (CI, a laptop without NVIDIA hardware): COURSE_FALLBACK_CUDA_ARCHITECTURES.
+#   CMake's `native` fails without a GPU, and CMake 3.25's `all`/`all-major` tables still
+#   name architectures (35-70) that nvcc 13 rejects, so the fallback is an explicit list.
+set(COURSE_FALLBACK_CUDA_ARCHITECTURES "75;80;86;89;90;100;120"
+    CACHE STRING "CUDA architectures to build for when no GPU is visible at configure time")
+
+# Find nvcc in the toolkit's usual home when it is not on PATH.
+if(NOT DEFINED CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX})
+  find_program(_course_nvcc nvcc)
+  if(NOT _course_nvcc AND EXISTS "/usr/local/cuda/bin/nvcc")
+    set(CMAKE_CUDA_COMPILER "/usr/local/cuda/bin/nvcc" CACHE FILEPATH "CUDA compiler")
+  endif()
+endif()
+
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
+  set(_course_archs "")
+  find_program(_course_nvidia_smi nvidia-smi)
+  if(_course_nvidia_smi)
+    execute_process(COMMAND "${_course_nvidia_smi}" --query-gpu=compute_cap --format=csv,noheader
+                    OUTPUT_VARIABLE _course_caps RESULT_VARIABLE _course_rc ERROR_QUIET
+                    TIMEOUT 20)
+    if(_course_rc EQUAL 0)
+      string(REGEX MATCHALL "[0-9]+\\.[0-9]+" _course_caps "${_course_caps}")
+      foreach(_cap IN LISTS _course_caps)
+        string(REPLACE "." "" _arch "${_cap}")
+        list(APPEND _course_archs "${_arch}")
+      endforeach()
+      list(REMOVE_DUPLICATES _course_archs)
+    endif()
+  endif()
+  if(_course_archs)
+    message(STATUS "CUDA architectures: ${_course_archs} (the GPU on this machine)")
+    set(CMAKE_CUDA_ARCHITECTURES "${_course_archs}" CACHE STRING "CUDA architectures")
+  else()
+    message(STATUS "CUDA architectures: ${COURSE_FALLBACK_CUDA_ARCHITECTURES} "
+                   "(no GPU visible: COURSE_FALLBACK_CUDA_ARCHITECTURES)")
+    set(CMAKE_CUDA_ARCHITECTURES "${COURSE_FALLBACK_CUDA_ARCHITECTURES}"
+        CACHE STRING "CUDA architectures")
+  endif()
+endif()

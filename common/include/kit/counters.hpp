@@ -1,0 +1,62 @@
+/// @file counters.hpp
+/// @brief Shared-memory hardware counters of one kernel launch, read in-process through the
+/// CUPTI Range Profiler.
+///
+/// A session is costly to open (a context, the profiler, a configuration image) and each
+/// measurement replays the kernel once per counter pass, so measure many launches in one
+/// session (table-driven tests). When the counters are not available, the session does not
+/// fail: `ok()` is false and `refusal()` says why, and tests skip with that reason:
+/// counters restricted to administrators, a virtualised / MIG / WSL / CMP /
+/// confidential-computing device, another profiler attached (ncu, nsys), no driver, or a
+/// toolkit too old for the Range Profiler API.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "kit/trace.hpp"
+
+namespace kit {
+
+/// What the counters read for one launch (sums over every kernel the launch ran).
+struct SharedCounters {
+  SharedCounts sass;             ///< Requests and wavefronts: the smsp__sass_* metrics.
+  std::uint64_t load_wavefronts_l1tex = 0;  ///< l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld
+  std::uint64_t store_wavefronts_l1tex = 0; ///< l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st
+  std::uint64_t load_bank_conflicts = 0;    ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld
+  std::uint64_t store_bank_conflicts = 0;   ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st
+  int kernels = 0;                          ///< Kernels (profiler ranges) in the launch.
+};
+
+/// An in-process profiler session. Not copyable; one at a time per process.
+class CounterSession {
+public:
+  /// Opens the session and measures a probe kernel; never throws for a refusal.
+  /// The environment variable KIT_COUNTERS_REFUSE=<reason> forces the refusal path.
+  CounterSession();
+  ~CounterSession();
+  CounterSession(const CounterSession&) = delete;
+  CounterSession& operator=(const CounterSession&) = delete;
+
+  /// True when counters can be read.
+  bool ok() const;
+  /// Why counters cannot be read (empty when ok()).
+  const std::string& refusal() const;
+  /// The chip the counters come from, e.g. "GH100".
+  const std::string& chip() const;
+
+  /// Runs `launch` (which launches one or more kernels) under the profiler and returns the
+  /// counters summed over its kernels. Throws std::runtime_error when the session is not ok
+  /// or the profiler fails.
+  SharedCounters measure(const std::function<void()>& launch);
+
+  /// True while any session is open in this process (the timer refuses to time then).
+  static bool active();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace kit

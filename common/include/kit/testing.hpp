@@ -1,0 +1,93 @@
+/// @file testing.hpp
+/// @brief GoogleTest helpers: skip with a reason, the slowdown band, counters against traces.
+///
+/// Every GPU test starts with KIT_REQUIRE_GPU() (or KIT_REQUIRE_TIMING() for timing tests),
+/// so a machine without a usable GPU reports the test as skipped, with the reason, never as
+/// passed. Messages say what was expected, what was measured and what usually causes the
+/// difference.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kit/counters.hpp"
+#include "kit/device.hpp"
+#include "kit/timer.hpp"
+#include "kit/trace.hpp"
+
+/// Skips the test, with the reason, when there is no usable GPU.
+#define KIT_REQUIRE_GPU()                                                                          \
+  do {                                                                                             \
+    if (!::kit::gpu_status().usable) {                                                             \
+      GTEST_SKIP() << ::kit::gpu_status().reason;                                                  \
+    }                                                                                              \
+  } while (0)
+
+/// Skips a timing test when there is no usable GPU or in the small (sanitizer) mode.
+#define KIT_REQUIRE_TIMING()                                                                       \
+  do {                                                                                             \
+    KIT_REQUIRE_GPU();                                                                             \
+    if (::kit::small_mode()) {                                                                     \
+      GTEST_SKIP() << "timings are not taken in the small (sanitizer) mode, KIT_SMALL=1";          \
+    }                                                                                              \
+  } while (0)
+
+/// Measures A against B and expects the ratio in the band around the model's ratio. Skips
+/// (with the reason) when the GPU was busy or cannot hold enough warps to show the ratio.
+#define KIT_EXPECT_SLOWDOWN(launch_a, launch_b, model_ratio)                                       \
+  do {                                                                                             \
+    const ::kit::SlowdownVerdict kit_verdict_ =                                                    \
+        ::kit::judge_slowdown((launch_a), (launch_b), (model_ratio));                              \
+    ::kit::testing::report(kit_verdict_);                                                          \
+    if (kit_verdict_.kind == ::kit::SlowdownVerdict::Kind::inconclusive ||                         \
+        kit_verdict_.kind == ::kit::SlowdownVerdict::Kind::unsupported) {                          \
+      GTEST_SKIP() << kit_verdict_.message;                                                        \
+    }                                                                                              \
+    EXPECT_EQ(kit_verdict_.kind, ::kit::SlowdownVerdict::Kind::pass) << kit_verdict_.message;      \
+  } while (0)
+
+namespace kit::testing {
+
+/// A fresh random seed for this test (printed, so a failure can be replayed), or the value
+/// of KIT_SEED when set.
+std::uint64_t fresh_seed();
+
+/// `n` random floats in [-1, 1) from `seed`.
+std::vector<float> random_floats(std::size_t n, std::uint64_t seed);
+
+/// `n` random 32-bit values from `seed` (bit patterns: a copy must move every bit).
+std::vector<std::uint32_t> random_bits(std::size_t n, std::uint64_t seed);
+
+/// Prints one machine-readable line for a slowdown (read back by the progress report):
+/// `[kit-slowdown] <A> over <B>: measured 1.93x model 2.00x fidelity 0.97 (pass)`.
+void report(const SlowdownVerdict& v);
+
+/// Prints one machine-readable line for counters held against a trace:
+/// `[kit-counters] <what>: load 1.00 wavefronts/request (model 1.00), store ...`.
+void report(const std::string& what, const SharedCounters& measured, const SharedCounts& expected);
+
+/// Counters equal to the model's expectation, all four numbers; the message shows both per
+/// instruction kind, and what a mismatch usually means.
+::testing::AssertionResult counts_match(const SharedCounters& measured, const SharedCounts& expected,
+                                        const Trace* trace = nullptr);
+
+/// A fixture with one open counter session per test; skips with the reason when the
+/// counters cannot be read (no GPU, restricted counters, another profiler attached, ...).
+class CounterTest : public ::testing::Test {
+protected:
+  void SetUp() override;
+  /// Measures `launch` and expects the counters to equal `trace`'s model; prints the report
+  /// line. Returns the counters.
+  SharedCounters expect_counts(const std::string& what, const Trace& trace,
+                               const std::function<void()>& launch);
+  /// The session (open when the test runs).
+  CounterSession& session() { return *session_; }
+
+private:
+  std::unique_ptr<CounterSession> session_;
+};
+
+} // namespace kit::testing

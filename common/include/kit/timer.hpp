@@ -1,0 +1,109 @@
+/// @file timer.hpp
+/// @brief Slowdowns measured the way the hardware shows them: saturating launches, timed
+/// with CUDA events, kernel A against kernel B in the same run.
+///
+/// A bank conflict costs wavefronts; it costs *time* only when the shared-memory pipe is the
+/// bottleneck. One warp, or a launch too small to fill the GPU, hides most of it (the seeds'
+/// one-warp demos show a 32-way conflict as 1.1x to 5x). So the timer
+///   - launches enough blocks to fill every SM at the kernel's occupancy,
+///   - checks that both kernels have the same block shape, shared-memory size and occupancy,
+///   - warms up, then alternates A and B and takes the median of at least 10 launches each.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kit/bands.hpp"
+
+namespace kit {
+
+/// One kernel launch to time: how to run it and what the occupancy check needs.
+struct Launch {
+  std::string name;                         ///< For messages.
+  const void* kernel = nullptr;             ///< The __global__ function (occupancy check).
+  int block_threads = 0;                    ///< Threads per block.
+  std::size_t smem_bytes = 0;               ///< Dynamic shared memory per block.
+  std::function<void(cudaStream_t)> run;    ///< Launches the kernel once on the stream.
+};
+
+/// Repeats and warm-ups of one measurement.
+struct TimerOptions {
+  int warmup = 3;   ///< Untimed launches of each kernel first.
+  int repeats = 15; ///< Timed launches of each kernel (at least 10).
+};
+
+/// The event-timed samples of one kernel.
+struct Timing {
+  double median_ms = 0; ///< Median launch time.
+  double min_ms = 0;    ///< Fastest launch.
+  double max_ms = 0;    ///< Slowest launch.
+  /// (max - min) / median: how steady the samples were.
+  double spread() const { return median_ms > 0 ? (max_ms - min_ms) / median_ms : 0; }
+};
+
+/// Kernel A's time over kernel B's, measured in one run.
+struct Slowdown {
+  double ratio = 0;      ///< median(A) / median(B).
+  Timing a;              ///< Samples of A.
+  Timing b;              ///< Samples of B.
+  int blocks_per_sm = 0; ///< Resident blocks per SM (same for both).
+  int warps_per_sm = 0;  ///< Resident warps per SM (same for both).
+};
+
+/// Resident blocks per SM of a kernel at this block size and shared memory (throws CudaError).
+int blocks_per_sm(const void* kernel, int block_threads, std::size_t smem_bytes);
+
+/// A grid that fills every SM of the device at the kernel's occupancy: one full wave.
+int saturating_blocks(const void* kernel, int block_threads, std::size_t smem_bytes);
+
+/// Times one launch (warm-up, then the median of `repeats`).
+Timing time_launch(const Launch& l, const TimerOptions& opt = {});
+
+/// Times A against B, alternating launches. Throws std::logic_error when the two differ in
+/// block shape, shared memory or occupancy, or while a counter session is active (the
+/// profiler serialises and replays kernels: its timings mean nothing).
+Slowdown measure_slowdown(const Launch& a, const Launch& b, const TimerOptions& opt = {});
+
+/// Why timings on this GPU cannot be trusted right now, if they cannot: another process is
+/// using the GPU, or its clocks are held down (thermal, power brake, hardware slowdown).
+/// Read through NVML when the driver has it; nullopt when nothing is seen.
+std::optional<std::string> gpu_contention();
+
+/// Warps per SM below which a conflict's slowdown cannot show (one warp shows a 32-way
+/// conflict as about 6x, 16 warps/SM about 26x, 64 warps/SM 30x on an H100).
+inline constexpr int kMinWarpsPerSmForSlowdown = 32;
+/// Spread of samples ((max - min) / median) above which timings are called unsteady.
+inline constexpr double kUnsteadySpread = 0.25;
+/// Measurements of a slowdown before a miss counts as a failure.
+inline constexpr int kSlowdownAttempts = 3;
+
+/// The outcome of holding a measured slowdown against the model.
+struct SlowdownVerdict {
+  enum class Kind {
+    pass,         ///< Inside the band.
+    fail,         ///< Outside the band on a quiet GPU, every attempt.
+    inconclusive, ///< Outside the band, but the GPU was busy, throttled or unsteady.
+    unsupported,  ///< Too few warps per SM fit to show the ratio.
+  };
+  Kind kind = Kind::fail;   ///< The outcome.
+  double model_ratio = 0;   ///< The model's ratio r.
+  Band band{};              ///< The acceptable interval around r.
+  Slowdown last{};          ///< The last measurement.
+  int attempts = 0;         ///< Measurements made.
+  std::string message;      ///< Expected, measured, and the usual cause when it missed.
+
+  /// measured / model.
+  double fidelity() const { return model_ratio > 0 ? last.ratio / model_ratio : 0; }
+};
+
+/// Measures A against B and judges the ratio against the model's `model_ratio`, measuring
+/// again (up to kSlowdownAttempts times) before calling a miss a failure.
+SlowdownVerdict judge_slowdown(const Launch& a, const Launch& b, double model_ratio,
+                               const TimerOptions& opt = {});
+
+} // namespace kit

@@ -1,0 +1,150 @@
+/// @file trace.hpp
+/// @brief Traces: the shared-memory instructions a kernel issues, described on the host.
+///
+/// A test builds a trace from the same `constexpr` index functions the kernel uses: one
+/// entry per distinct warp instruction, with how many times it executes in the launch. The
+/// bank model turns the trace into the load and store requests and wavefronts the hardware
+/// counters must read. Requests that differ tell you the compiler merged, split or hoisted
+/// accesses; wavefronts that differ tell you the layout is not what you think.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kit/bank_model.hpp"
+
+namespace kit {
+
+/// Whether a shared-memory instruction reads or writes.
+enum class SharedOp { load, store };
+
+/// Requests and wavefronts of shared loads and stores: what the counters read for a launch,
+/// or what the model expects.
+struct SharedCounts {
+  std::uint64_t load_requests = 0;    ///< Warp-wide shared load instructions executed.
+  std::uint64_t load_wavefronts = 0;  ///< Wavefronts those loads took.
+  std::uint64_t store_requests = 0;   ///< Warp-wide shared store instructions executed.
+  std::uint64_t store_wavefronts = 0; ///< Wavefronts those stores took.
+
+  /// Adds another set of counts.
+  SharedCounts& operator+=(const SharedCounts& o) {
+    load_requests += o.load_requests;
+    load_wavefronts += o.load_wavefronts;
+    store_requests += o.store_requests;
+    store_wavefronts += o.store_wavefronts;
+    return *this;
+  }
+  /// All four numbers equal.
+  friend bool operator==(const SharedCounts& a, const SharedCounts& b) {
+    return a.load_requests == b.load_requests && a.load_wavefronts == b.load_wavefronts &&
+           a.store_requests == b.store_requests && a.store_wavefronts == b.store_wavefronts;
+  }
+  /// Any of the four numbers differs.
+  friend bool operator!=(const SharedCounts& a, const SharedCounts& b) { return !(a == b); }
+
+  /// Load wavefronts per load request (0 when there are none).
+  double load_wavefronts_per_request() const {
+    return load_requests ? double(load_wavefronts) / double(load_requests) : 0.0;
+  }
+  /// Store wavefronts per store request (0 when there are none).
+  double store_wavefronts_per_request() const {
+    return store_requests ? double(store_wavefronts) / double(store_requests) : 0.0;
+  }
+};
+
+/// A lane's address, or nothing when the lane is inactive for that instruction.
+using LaneAddress = std::optional<std::uint32_t>;
+
+/// One distinct warp instruction of a trace.
+struct TraceEntry {
+  SharedOp op;           ///< Load or store.
+  WarpAccess access;     ///< Lane addresses, mask and width.
+  std::uint64_t repeat;  ///< How many times the launch executes it.
+  std::string what;      ///< A label for messages ("tile column read").
+};
+
+/// The shared-memory instructions of one launch.
+class Trace {
+public:
+  /// Adds an instruction executed `repeat` times.
+  void add(SharedOp op, const WarpAccess& access, std::uint64_t repeat = 1, std::string what = {}) {
+    if (repeat == 0 || access.mask == 0) {
+      return; // never issued
+    }
+    entries_.push_back({op, access, repeat, std::move(what)});
+  }
+
+  /// Adds an instruction whose lanes are given by a function lane -> LaneAddress.
+  template <class LaneFn>
+  void add(SharedOp op, int width, LaneFn&& lane_address, std::uint64_t repeat = 1,
+           std::string what = {}) {
+    WarpAccess a;
+    a.width = width;
+    a.mask = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const LaneAddress addr = lane_address(lane);
+      if (addr) {
+        a.mask |= 1u << lane;
+        a.address[lane] = *addr;
+      }
+    }
+    add(op, a, repeat, std::move(what));
+  }
+
+  /// Appends every entry of another trace.
+  void append(const Trace& other) {
+    entries_.insert(entries_.end(), other.entries_.begin(), other.entries_.end());
+  }
+
+  /// The instructions, in the order added.
+  const std::vector<TraceEntry>& entries() const { return entries_; }
+
+  /// What the model expects the counters to read. Throws std::invalid_argument when an
+  /// instruction is not a valid request (bad width, misaligned lane).
+  SharedCounts expected() const {
+    SharedCounts c;
+    for (const TraceEntry& e : entries_) {
+      const BankReport r = analyze(e.access);
+      if (!r.ok()) {
+        std::ostringstream msg;
+        msg << "trace entry '" << e.what << "': " << to_string(r.error);
+        if (r.error_lane >= 0) {
+          msg << " (lane " << r.error_lane << ", address " << e.access.address[r.error_lane]
+              << ", width " << e.access.width << ")";
+        }
+        throw std::invalid_argument(msg.str());
+      }
+      const std::uint64_t w = static_cast<std::uint64_t>(r.wavefronts) * e.repeat;
+      if (e.op == SharedOp::load) {
+        c.load_requests += e.repeat;
+        c.load_wavefronts += w;
+      } else {
+        c.store_requests += e.repeat;
+        c.store_wavefronts += w;
+      }
+    }
+    return c;
+  }
+
+  /// One line per entry: label, op, width, wavefronts per request, repeats.
+  std::string describe() const {
+    std::ostringstream out;
+    for (const TraceEntry& e : entries_) {
+      const BankReport r = analyze(e.access);
+      out << "  " << (e.op == SharedOp::load ? "load " : "store") << " " << e.access.width
+          << "B x" << e.repeat << ": " << r.wavefronts << " wavefront(s) per request"
+          << (e.what.empty() ? "" : "  (" + e.what + ")") << "\n";
+    }
+    return out.str();
+  }
+
+private:
+  std::vector<TraceEntry> entries_;
+};
+
+} // namespace kit

@@ -1,0 +1,89 @@
+#include "kit/device.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdlib>
+#include <sstream>
+
+namespace kit {
+namespace {
+
+// A kernel built for this binary's architectures: if the GPU cannot run it, the build has
+// no code for this GPU.
+__global__ void probe_kernel(int* out) {
+  if (out) {
+    *out = 1;
+  }
+}
+
+GpuStatus compute_status() {
+  GpuStatus s;
+  if (auto forced = env("KIT_FORCE_NO_GPU")) {
+    s.reason = "no usable GPU: " + *forced + " (KIT_FORCE_NO_GPU)";
+    return s;
+  }
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    std::ostringstream m;
+    m << "no usable GPU: " << cudaGetErrorString(err);
+    if (err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice) {
+      m << " (no NVIDIA driver or device on this machine)";
+    }
+    s.reason = m.str();
+    cudaGetLastError();
+    return s;
+  }
+  if (count == 0) {
+    s.reason = "no usable GPU: no CUDA device found";
+    return s;
+  }
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, s.device) != cudaSuccess) {
+    s.reason = "no usable GPU: cannot read the device properties";
+    cudaGetLastError();
+    return s;
+  }
+  s.name = p.name;
+  s.major = p.major;
+  s.minor = p.minor;
+  s.sm_count = p.multiProcessorCount;
+  s.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+  s.smem_per_sm = p.sharedMemPerMultiprocessor;
+  s.smem_per_block_optin = p.sharedMemPerBlockOptin;
+  cudaFuncAttributes attr{};
+  const cudaError_t fe = cudaFuncGetAttributes(&attr, probe_kernel);
+  if (fe != cudaSuccess) {
+    std::ostringstream m;
+    m << "no usable GPU: this build has no kernels for " << s.name << " (" << s.arch()
+      << "): " << cudaGetErrorString(fe) << "; reconfigure with CMAKE_CUDA_ARCHITECTURES="
+      << s.major * 10 + s.minor;
+    s.reason = m.str();
+    cudaGetLastError();
+    return s;
+  }
+  s.usable = true;
+  return s;
+}
+
+} // namespace
+
+std::optional<std::string> env(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') {
+    return std::nullopt;
+  }
+  return std::string(v);
+}
+
+bool small_mode() {
+  const auto v = env("KIT_SMALL");
+  return v && *v != "0";
+}
+
+const GpuStatus& gpu_status() {
+  static const GpuStatus status = compute_status();
+  return status;
+}
+
+} // namespace kit

@@ -1,0 +1,266 @@
+#include "kit/pattern.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "kit/cuda_check.hpp"
+#include "kit/device.hpp"
+
+namespace kit {
+namespace {
+
+struct PatternArgs {
+  unsigned offset[kWarpSize]; // byte offset of each lane
+  unsigned mask;              // active lanes
+  unsigned region_bytes;      // per-warp region stride (stores), 0 for loads
+  unsigned fill_vec16;        // 16-byte words to fill before loading (0 for stores)
+  int rounds;
+  unsigned* sink;
+};
+
+template <int W>
+__device__ __forceinline__ unsigned load_shared(unsigned addr) {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if constexpr (W == 1) {
+    asm volatile("ld.volatile.shared.u8 %0, [%1];" : "=r"(a) : "r"(addr));
+  } else if constexpr (W == 2) {
+    unsigned short h = 0;
+    asm volatile("ld.volatile.shared.u16 %0, [%1];" : "=h"(h) : "r"(addr));
+    a = h;
+  } else if constexpr (W == 4) {
+    asm volatile("ld.volatile.shared.b32 %0, [%1];" : "=r"(a) : "r"(addr));
+  } else if constexpr (W == 8) {
+    asm volatile("ld.volatile.shared.v2.b32 {%0, %1}, [%2];" : "=r"(a), "=r"(b) : "r"(addr));
+  } else {
+    asm volatile("ld.volatile.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
+                 : "r"(addr));
+  }
+  return a ^ b ^ c ^ d;
+}
+
+template <int W>
+__device__ __forceinline__ void store_shared(unsigned addr, unsigned v) {
+  if constexpr (W == 1) {
+    asm volatile("st.volatile.shared.u8 [%0], %1;" ::"r"(addr), "r"(v));
+  } else if constexpr (W == 2) {
+    asm volatile("st.volatile.shared.u16 [%0], %1;" ::"r"(addr), "h"(static_cast<unsigned short>(v)));
+  } else if constexpr (W == 4) {
+    asm volatile("st.volatile.shared.b32 [%0], %1;" ::"r"(addr), "r"(v));
+  } else if constexpr (W == 8) {
+    asm volatile("st.volatile.shared.v2.b32 [%0], {%1, %2};" ::"r"(addr), "r"(v), "r"(v + 1));
+  } else {
+    asm volatile("st.volatile.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v),
+                 "r"(v + 1), "r"(v + 2), "r"(v + 3));
+  }
+}
+
+template <int W, bool Store>
+__global__ void pattern_kernel(const PatternArgs args) {
+  extern __shared__ uint4 smem[];
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  // Fill what the loads will read (16-byte stores, conflict-free), so no load reads
+  // uninitialised memory.
+  for (unsigned i = threadIdx.x; i < args.fill_vec16; i += blockDim.x) {
+    store_shared<16>(base + 16u * i, i);
+  }
+  __syncthreads();
+  const unsigned lane = threadIdx.x % kWarpSize;
+  const unsigned warp = threadIdx.x / kWarpSize;
+  unsigned acc = lane;
+  if ((args.mask >> lane) & 1u) {
+    const unsigned addr = base + warp * args.region_bytes + args.offset[lane];
+    for (int r = 0; r < args.rounds; ++r) {
+#pragma unroll
+      for (int u = 0; u < kPatternUnroll; ++u) {
+        if constexpr (Store) {
+          store_shared<W>(addr, acc + u);
+        } else {
+          acc ^= load_shared<W>(addr);
+        }
+      }
+      acc += 1;
+    }
+  }
+  // Never true in practice; makes every loaded value live.
+  if (acc == 0xdeadbeefu && args.sink) {
+    args.sink[0] = acc;
+  }
+}
+
+template <bool Store>
+const void* kernel_for_width(int width) {
+  switch (width) {
+  case 1:
+    return reinterpret_cast<const void*>(&pattern_kernel<1, Store>);
+  case 2:
+    return reinterpret_cast<const void*>(&pattern_kernel<2, Store>);
+  case 4:
+    return reinterpret_cast<const void*>(&pattern_kernel<4, Store>);
+  case 8:
+    return reinterpret_cast<const void*>(&pattern_kernel<8, Store>);
+  default:
+    return reinterpret_cast<const void*>(&pattern_kernel<16, Store>);
+  }
+}
+
+std::size_t round_up(std::size_t v, std::size_t m) { return (v + m - 1) / m * m; }
+
+} // namespace
+
+Pattern strided_pattern(int elem_bytes, unsigned stride, SharedOp op, unsigned mask) {
+  Pattern p;
+  std::ostringstream name;
+  const char* type = elem_bytes == 1   ? "u8"
+                     : elem_bytes == 2 ? "half"
+                     : elem_bytes == 4 ? "float"
+                     : elem_bytes == 8 ? "double"
+                                       : "float4";
+  name << type << " stride " << stride << (op == SharedOp::store ? " (store)" : "");
+  p.name = name.str();
+  p.access = strided_access(elem_bytes, stride, 0, mask);
+  p.op = op;
+  return p;
+}
+
+PatternBench::PatternBench(Pattern p, int block_threads)
+    : pattern_(std::move(p)), block_threads_(block_threads) {
+  const BankReport r = analyze(pattern_.access);
+  if (!r.ok()) {
+    throw std::invalid_argument("pattern '" + pattern_.name + "': " + to_string(r.error));
+  }
+  if (block_threads_ <= 0 || block_threads_ % kWarpSize != 0 || block_threads_ > 1024) {
+    throw std::invalid_argument("pattern block size must be a multiple of 32 up to 1024");
+  }
+  std::size_t extent = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (pattern_.access.active(lane)) {
+      extent = std::max<std::size_t>(extent, pattern_.access.address[lane] + pattern_.access.width);
+    }
+  }
+  extent = round_up(std::max<std::size_t>(extent, 16), kWavefrontBytes);
+  const std::size_t warps = static_cast<std::size_t>(block_threads_ / kWarpSize);
+  if (pattern_.op == SharedOp::store) {
+    region_bytes_ = extent;
+    smem_bytes_ = extent * warps;
+  } else {
+    smem_bytes_ = extent;
+  }
+  const std::size_t limit = 227 * 1024; // the largest opt-in block allocation on sm_90
+  if (smem_bytes_ > limit) {
+    std::ostringstream m;
+    m << "pattern '" << pattern_.name << "' needs " << smem_bytes_
+      << " bytes of shared memory per block (more than a block can have)";
+    throw std::invalid_argument(m.str());
+  }
+  sink_ = DeviceBuffer<unsigned>(1);
+}
+
+void PatternBench::reserve_smem(std::size_t bytes) {
+  smem_bytes_ = std::max(smem_bytes_, round_up(bytes, 16));
+}
+
+const void* PatternBench::kernel() const {
+  return pattern_.op == SharedOp::store ? kernel_for_width<true>(pattern_.access.width)
+                                        : kernel_for_width<false>(pattern_.access.width);
+}
+
+void PatternBench::run(int blocks, int rounds, cudaStream_t stream) const {
+  PatternArgs args{};
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    args.offset[lane] = pattern_.access.address[lane];
+  }
+  args.mask = pattern_.access.mask;
+  args.region_bytes = static_cast<unsigned>(region_bytes_);
+  args.fill_vec16 = pattern_.op == SharedOp::load ? static_cast<unsigned>(smem_bytes_ / 16) : 0;
+  args.rounds = rounds;
+  args.sink = sink_.get();
+  const void* fn = kernel();
+  if (smem_bytes_ > 48 * 1024) {
+    CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(smem_bytes_)));
+  }
+  void* params[] = {&args};
+  CUDA_CHECK(cudaLaunchKernel(fn, dim3(blocks), dim3(block_threads_), params, smem_bytes_, stream));
+}
+
+Launch PatternBench::launch(int blocks, int rounds) const {
+  Launch l;
+  l.name = pattern_.name;
+  l.kernel = kernel();
+  l.block_threads = block_threads_;
+  l.smem_bytes = smem_bytes_;
+  l.run = [this, blocks, rounds](cudaStream_t s) { run(blocks, rounds, s); };
+  return l;
+}
+
+std::uint64_t PatternBench::pattern_requests(int blocks, int rounds) const {
+  if (pattern_.access.mask == 0) {
+    return 0;
+  }
+  return static_cast<std::uint64_t>(blocks) * (block_threads_ / kWarpSize) *
+         static_cast<std::uint64_t>(rounds) * kPatternUnroll;
+}
+
+Trace PatternBench::trace(int blocks, int rounds) const {
+  Trace t;
+  const int warps = block_threads_ / kWarpSize;
+  if (pattern_.op == SharedOp::load) {
+    // The fill loop: thread i stores 16 bytes at 16 * (i + k * blockDim).
+    const std::size_t fill = smem_bytes_ / 16;
+    for (std::size_t start = 0; start < fill; start += block_threads_) {
+      for (int w = 0; w < warps; ++w) {
+        t.add(
+            SharedOp::store, 16,
+            [&](int lane) -> LaneAddress {
+              const std::size_t i = start + static_cast<std::size_t>(w * kWarpSize + lane);
+              return i < fill ? LaneAddress(static_cast<std::uint32_t>(16 * i)) : std::nullopt;
+            },
+            static_cast<std::uint64_t>(blocks), "fill");
+      }
+    }
+  }
+  if (pattern_.access.mask != 0) {
+    for (int w = 0; w < warps; ++w) {
+      WarpAccess a = pattern_.access;
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        a.address[lane] += static_cast<std::uint32_t>(w * region_bytes_);
+      }
+      t.add(pattern_.op, a,
+            static_cast<std::uint64_t>(blocks) * static_cast<std::uint64_t>(rounds) *
+                kPatternUnroll,
+            pattern_.name);
+    }
+  }
+  return t;
+}
+
+PatternPair saturating_pair(PatternBench& a, PatternBench& b, double target_ms) {
+  const std::size_t smem = std::max(a.smem_bytes(), b.smem_bytes());
+  a.reserve_smem(smem);
+  b.reserve_smem(smem);
+  PatternPair p;
+  p.blocks = saturating_blocks(b.kernel(), b.block_threads(), b.smem_bytes());
+  if (small_mode()) {
+    p.rounds = 1;
+  } else {
+    // Calibrate on the baseline: time a short run and scale to the target.
+    constexpr int kProbeRounds = 64;
+    const Timing t = time_launch(b.launch(p.blocks, kProbeRounds), {1, 10});
+    const double scale = t.median_ms > 0 ? target_ms / t.median_ms : 1.0;
+    p.rounds = static_cast<int>(std::clamp(std::lround(kProbeRounds * scale), 16L, 1L << 16));
+  }
+  p.a = a.launch(p.blocks, p.rounds);
+  p.b = b.launch(p.blocks, p.rounds);
+  return p;
+}
+
+double model_ratio(const Pattern& a, const Pattern& b) {
+  const int wa = wavefronts(a.access);
+  const int wb = wavefronts(b.access);
+  return wb > 0 ? static_cast<double>(wa) / wb : 0.0;
+}
+
+} // namespace kit

@@ -1,0 +1,141 @@
+#include "kit/testing.hpp"
+
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+namespace kit::testing {
+namespace {
+
+const char* kind_name(SlowdownVerdict::Kind k) {
+  switch (k) {
+  case SlowdownVerdict::Kind::pass:
+    return "pass";
+  case SlowdownVerdict::Kind::fail:
+    return "fail";
+  case SlowdownVerdict::Kind::inconclusive:
+    return "inconclusive";
+  case SlowdownVerdict::Kind::unsupported:
+    return "unsupported";
+  }
+  return "?";
+}
+
+std::string per_request(std::uint64_t wavefronts, std::uint64_t requests) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(2);
+  s << (requests ? double(wavefronts) / double(requests) : 0.0);
+  return s.str();
+}
+
+} // namespace
+
+std::uint64_t fresh_seed() {
+  std::uint64_t seed = 0;
+  if (auto v = env("KIT_SEED")) {
+    seed = std::stoull(*v);
+  } else {
+    std::random_device rd;
+    seed = (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+  }
+  std::printf("[kit-seed] %llu (set KIT_SEED=%llu to replay)\n",
+              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
+  ::testing::Test::RecordProperty("seed", std::to_string(seed));
+  return seed;
+}
+
+std::vector<float> random_floats(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float& x : v) {
+    x = dist(gen);
+  }
+  return v;
+}
+
+std::vector<std::uint32_t> random_bits(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::vector<std::uint32_t> v(n);
+  for (auto& x : v) {
+    x = static_cast<std::uint32_t>(gen());
+  }
+  return v;
+}
+
+void report(const SlowdownVerdict& v) {
+  std::printf("[kit-slowdown] %s: measured %.2fx model %.2fx fidelity %.3f warps/SM %d (%s)\n",
+              v.message.substr(0, v.message.find(':')).c_str(), v.last.ratio, v.model_ratio,
+              v.fidelity(), v.last.warps_per_sm, kind_name(v.kind));
+  std::fflush(stdout);
+}
+
+void report(const std::string& what, const SharedCounters& m, const SharedCounts& e) {
+  std::printf("[kit-counters] %s: load %s wavefronts/request (model %s), store %s (model %s), "
+              "requests %llu/%llu (model %llu/%llu)\n",
+              what.c_str(), per_request(m.sass.load_wavefronts, m.sass.load_requests).c_str(),
+              per_request(e.load_wavefronts, e.load_requests).c_str(),
+              per_request(m.sass.store_wavefronts, m.sass.store_requests).c_str(),
+              per_request(e.store_wavefronts, e.store_requests).c_str(),
+              static_cast<unsigned long long>(m.sass.load_requests),
+              static_cast<unsigned long long>(m.sass.store_requests),
+              static_cast<unsigned long long>(e.load_requests),
+              static_cast<unsigned long long>(e.store_requests));
+  std::fflush(stdout);
+}
+
+::testing::AssertionResult counts_match(const SharedCounters& measured, const SharedCounts& expected,
+                                        const Trace* trace) {
+  const SharedCounts& m = measured.sass;
+  if (m == expected) {
+    return ::testing::AssertionSuccess();
+  }
+  std::ostringstream s;
+  s << "hardware counters differ from the bank model\n"
+    << "           requests   wavefronts   wavefronts/request\n"
+    << "  loads    counters " << m.load_requests << " / " << m.load_wavefronts << " ("
+    << per_request(m.load_wavefronts, m.load_requests) << ")   model " << expected.load_requests
+    << " / " << expected.load_wavefronts << " ("
+    << per_request(expected.load_wavefronts, expected.load_requests) << ")\n"
+    << "  stores   counters " << m.store_requests << " / " << m.store_wavefronts << " ("
+    << per_request(m.store_wavefronts, m.store_requests) << ")   model " << expected.store_requests
+    << " / " << expected.store_wavefronts << " ("
+    << per_request(expected.store_wavefronts, expected.store_requests) << ")\n"
+    << "  (bank-conflict counters: load " << measured.load_bank_conflicts << ", store "
+    << measured.store_bank_conflicts << "; kernels measured: " << measured.kernels << ")\n";
+  if (m.load_requests != expected.load_requests || m.store_requests != expected.store_requests) {
+    s << "Requests differ: the kernel does not issue the instructions the trace describes. The "
+         "compiler may have merged neighbouring accesses into a wider one (two 4-byte loads "
+         "into one 8-byte load), split one, or hoisted a load out of a loop; or the trace "
+         "misses a loop iteration or a masked lane. Compare with the SASS (cuobjdump -sass: "
+         "LDS, LDS.64, LDS.128, STS).\n";
+  } else {
+    s << "Requests agree but wavefronts differ: the addresses the kernel uses are not the ones "
+         "the trace computes (an index function that differs between kernel and trace?), or "
+         "the layout conflicts where you think it does not.\n";
+  }
+  if (trace) {
+    s << "The trace:\n" << trace->describe();
+  }
+  return ::testing::AssertionFailure() << s.str();
+}
+
+void CounterTest::SetUp() {
+  // The session checks a forced refusal first, then the GPU: either way a skip with a reason.
+  session_ = std::make_unique<CounterSession>();
+  if (!session_->ok()) {
+    GTEST_SKIP() << session_->refusal();
+  }
+}
+
+SharedCounters CounterTest::expect_counts(const std::string& what, const Trace& trace,
+                                          const std::function<void()>& launch) {
+  const SharedCounts expected = trace.expected();
+  const SharedCounters measured = session_->measure(launch);
+  report(what, measured, expected);
+  EXPECT_TRUE(counts_match(measured, expected, &trace)) << "while measuring: " << what;
+  return measured;
+}
+
+} // namespace kit::testing

@@ -1,0 +1,168 @@
+#include "kit/timer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "kit/buffer.hpp"
+#include "kit/counters.hpp"
+#include "kit/cuda_check.hpp"
+#include "kit/device.hpp"
+
+namespace kit {
+namespace {
+
+Timing summarize(std::vector<float> samples) {
+  std::sort(samples.begin(), samples.end());
+  Timing t;
+  const std::size_t n = samples.size();
+  t.median_ms = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+  t.min_ms = samples.front();
+  t.max_ms = samples.back();
+  return t;
+}
+
+float time_once(const Launch& l, cudaStream_t stream, Event& start, Event& stop) {
+  start.record(stream);
+  l.run(stream);
+  CUDA_CHECK_LAUNCH();
+  stop.record(stream);
+  stop.synchronize();
+  return stop.ms_since(start);
+}
+
+void refuse_while_profiling() {
+  if (CounterSession::active()) {
+    throw std::logic_error("kit timer: a counter session is active in this process; the "
+                           "profiler replays and serialises kernels, so timings would be "
+                           "meaningless. Close the session before timing.");
+  }
+}
+
+std::string fmt(double v, int digits = 2) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(digits);
+  s << v;
+  return s.str();
+}
+
+} // namespace
+
+int blocks_per_sm(const void* kernel, int block_threads, std::size_t smem_bytes) {
+  int blocks = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads,
+                                                           smem_bytes));
+  return blocks;
+}
+
+int saturating_blocks(const void* kernel, int block_threads, std::size_t smem_bytes) {
+  return std::max(1, blocks_per_sm(kernel, block_threads, smem_bytes)) * gpu_status().sm_count;
+}
+
+Timing time_launch(const Launch& l, const TimerOptions& opt) {
+  refuse_while_profiling();
+  Event start, stop;
+  for (int i = 0; i < opt.warmup; ++i) {
+    time_once(l, nullptr, start, stop);
+  }
+  std::vector<float> samples;
+  for (int i = 0; i < std::max(opt.repeats, 10); ++i) {
+    samples.push_back(time_once(l, nullptr, start, stop));
+  }
+  return summarize(samples);
+}
+
+Slowdown measure_slowdown(const Launch& a, const Launch& b, const TimerOptions& opt) {
+  refuse_while_profiling();
+  if (a.block_threads != b.block_threads || a.smem_bytes != b.smem_bytes) {
+    std::ostringstream m;
+    m << "kit timer: '" << a.name << "' (" << a.block_threads << " threads, " << a.smem_bytes
+      << " B shared) and '" << b.name << "' (" << b.block_threads << " threads, "
+      << b.smem_bytes << " B shared) must share block shape and shared-memory size";
+    throw std::logic_error(m.str());
+  }
+  Slowdown s;
+  const int occ_a = blocks_per_sm(a.kernel, a.block_threads, a.smem_bytes);
+  const int occ_b = blocks_per_sm(b.kernel, b.block_threads, b.smem_bytes);
+  if (occ_a != occ_b) {
+    std::ostringstream m;
+    m << "kit timer: '" << a.name << "' fits " << occ_a << " blocks per SM but '" << b.name
+      << "' fits " << occ_b << " (registers?): compare kernels of equal occupancy";
+    throw std::logic_error(m.str());
+  }
+  s.blocks_per_sm = occ_a;
+  s.warps_per_sm = occ_a * ((a.block_threads + 31) / 32);
+
+  Event start, stop;
+  for (int i = 0; i < opt.warmup; ++i) {
+    time_once(a, nullptr, start, stop);
+    time_once(b, nullptr, start, stop);
+  }
+  std::vector<float> ta, tb;
+  for (int i = 0; i < std::max(opt.repeats, 10); ++i) {
+    ta.push_back(time_once(a, nullptr, start, stop));
+    tb.push_back(time_once(b, nullptr, start, stop));
+  }
+  s.a = summarize(ta);
+  s.b = summarize(tb);
+  s.ratio = s.b.median_ms > 0 ? s.a.median_ms / s.b.median_ms : 0;
+  return s;
+}
+
+SlowdownVerdict judge_slowdown(const Launch& a, const Launch& b, double model_ratio,
+                               const TimerOptions& opt) {
+  SlowdownVerdict v;
+  v.model_ratio = model_ratio;
+  v.band = slowdown_band(model_ratio);
+  const std::string what = "'" + a.name + "' over '" + b.name + "'";
+  for (v.attempts = 1; v.attempts <= kSlowdownAttempts; ++v.attempts) {
+    v.last = measure_slowdown(a, b, opt);
+    if (std::abs(model_ratio - 1.0) > 1e-9 && v.last.warps_per_sm < kMinWarpsPerSmForSlowdown) {
+      v.kind = SlowdownVerdict::Kind::unsupported;
+      v.message = "only " + std::to_string(v.last.warps_per_sm) + " warps per SM fit " + what +
+                  " on this GPU (at least " + std::to_string(kMinWarpsPerSmForSlowdown) +
+                  " are needed for the slowdown to show)";
+      return v;
+    }
+    if (v.band.contains(v.last.ratio)) {
+      v.kind = SlowdownVerdict::Kind::pass;
+      break;
+    }
+  }
+  v.attempts = std::min(v.attempts, kSlowdownAttempts);
+  std::ostringstream m;
+  m << what << ": measured " << fmt(v.last.ratio) << "x, model " << fmt(model_ratio)
+    << "x (band " << fmt(v.band.low) << "-" << fmt(v.band.high) << ", fidelity "
+    << fmt(v.fidelity()) << "), medians " << fmt(v.last.a.median_ms, 4) << " ms / "
+    << fmt(v.last.b.median_ms, 4) << " ms, " << v.last.warps_per_sm << " warps/SM, "
+    << v.attempts << " measurement(s)";
+  if (v.kind == SlowdownVerdict::Kind::pass) {
+    v.message = m.str();
+    return v;
+  }
+  const double spread = std::max(v.last.a.spread(), v.last.b.spread());
+  std::optional<std::string> busy = gpu_contention();
+  if (!busy && spread > kUnsteadySpread) {
+    busy = "launch times varied by " + fmt(100 * spread, 0) + "% between repeats";
+  }
+  if (busy) {
+    v.kind = SlowdownVerdict::Kind::inconclusive;
+    m << ". Inconclusive, not failed: " << *busy << ".";
+  } else {
+    v.kind = SlowdownVerdict::Kind::fail;
+    if (v.last.ratio < v.band.low) {
+      m << ". Slower than the model predicts for A, or B is slower than it should be: is "
+           "the launch big enough to keep the shared-memory pipe busy, and are the loads "
+           "still there (the compiler may drop or merge them: compare the request counts)?";
+    } else {
+      m << ". More slowdown than the model predicts: more wavefronts than you think (check "
+           "the counters), or A does other, slower work than B.";
+    }
+  }
+  v.message = m.str();
+  return v;
+}
+
+} // namespace kit

@@ -1,0 +1,37 @@
+// Part 3 on the CPU: the readback reverses each block, and the bank model finds every
+// shared-memory instruction of the kernel conflict-free.
+#include <gtest/gtest.h>
+
+#include <exercise.hpp>
+
+#include "kit/bank_model.hpp"
+#include "reverse_trace.hpp"
+
+namespace {
+
+TEST(Layout, ReadbackReversesTheBlock) {
+  for (int count : {1, 2, 31, 32, 33, 200, lesson01::kBlockThreads}) {
+    for (int t = 0; t < count; ++t) {
+      ASSERT_EQ(lesson01::reversed_thread(t, count), count - 1 - t)
+          << "thread " << t << " of a block of " << count;
+    }
+  }
+}
+
+TEST(Layout, EveryWarpInstructionIsConflictFree) {
+  // Full blocks and short last blocks: each instruction must cost the ideal (1 wavefront).
+  for (int n : {lesson01::kBlockThreads, lesson01::kBlockThreads + 77, 45}) {
+    const kit::Trace trace = lesson01::testing::reverse_trace(n);
+    for (const kit::TraceEntry& e : trace.entries()) {
+      const kit::BankReport r = kit::analyze(e.access);
+      ASSERT_TRUE(r.ok()) << e.what;
+      EXPECT_EQ(r.wavefronts, r.ideal)
+          << e.what << " (n = " << n << ") costs " << r.wavefronts
+          << " wavefronts: lane 0 uses bank " << r.lanes[0].bank << ", lane 1 bank "
+          << r.lanes[1].bank << ", lane 8 bank " << r.lanes[8].bank
+          << ". Try `bank-map --width 4 --offsets ...` on a warp's slots.";
+    }
+  }
+}
+
+} // namespace

@@ -1,0 +1,69 @@
+// The slowdown band and traces: the rules every slowdown and counter test relies on.
+#include <gtest/gtest.h>
+
+#include "kit/bands.hpp"
+#include "kit/trace.hpp"
+
+namespace {
+
+TEST(Bands, UnitRatioHasTheTightBand) {
+  const kit::Band b = kit::slowdown_band(1.0);
+  EXPECT_DOUBLE_EQ(b.low, kit::kUnitBandLow);
+  EXPECT_DOUBLE_EQ(b.high, kit::kUnitBandHigh);
+  EXPECT_TRUE(kit::in_band(1.0, 1.0));
+  EXPECT_FALSE(kit::in_band(1.2, 1.0));
+}
+
+TEST(Bands, ConflictRatiosHaveTheProportionalBand) {
+  for (double r : {2.0, 4.0, 16.0, 32.0}) {
+    const kit::Band b = kit::slowdown_band(r);
+    EXPECT_DOUBLE_EQ(b.low, kit::kBandLowFactor * r);
+    EXPECT_DOUBLE_EQ(b.high, kit::kBandHighFactor * r);
+    EXPECT_TRUE(kit::in_band(0.95 * r, r));
+    EXPECT_FALSE(kit::in_band(1.0, r));
+  }
+}
+
+TEST(Bands, SmallRatiosNeverPassAsNoChange) {
+  EXPECT_FALSE(kit::in_band(1.0, 1.25));
+  EXPECT_TRUE(kit::in_band(1.2, 1.25));
+  EXPECT_FALSE(kit::in_band(1.0, 0.5));
+  EXPECT_TRUE(kit::in_band(0.5, 0.5));
+}
+
+TEST(Trace, SumsRequestsAndWavefrontsPerOp) {
+  kit::Trace t;
+  t.add(kit::SharedOp::load, kit::strided_access(4, 32), 10, "column");
+  t.add(kit::SharedOp::store, kit::strided_access(4, 1), 5, "row");
+  const kit::SharedCounts c = t.expected();
+  EXPECT_EQ(c.load_requests, 10u);
+  EXPECT_EQ(c.load_wavefronts, 320u);
+  EXPECT_EQ(c.store_requests, 5u);
+  EXPECT_EQ(c.store_wavefronts, 5u);
+  EXPECT_DOUBLE_EQ(c.load_wavefronts_per_request(), 32.0);
+}
+
+TEST(Trace, LaneFunctionsMaskInactiveLanes) {
+  kit::Trace t;
+  t.add(kit::SharedOp::load, 4,
+        [](int lane) -> kit::LaneAddress {
+          return lane < 8 ? kit::LaneAddress(lane * 128u) : std::nullopt;
+        },
+        1, "eight lanes, one bank");
+  ASSERT_EQ(t.entries().size(), 1u);
+  EXPECT_EQ(t.entries()[0].access.mask, 0xffu);
+  EXPECT_EQ(t.expected().load_wavefronts, 8u);
+  // An instruction no lane executes is never issued.
+  t.add(kit::SharedOp::load, 4, [](int) -> kit::LaneAddress { return std::nullopt; });
+  EXPECT_EQ(t.entries().size(), 1u);
+}
+
+TEST(Trace, InvalidInstructionsAreReported) {
+  kit::Trace t;
+  kit::WarpAccess a = kit::strided_access(8, 1);
+  a.address[3] = 12;
+  t.add(kit::SharedOp::load, a, 1, "misaligned");
+  EXPECT_THROW(t.expected(), std::invalid_argument);
+}
+
+} // namespace

@@ -1,0 +1,152 @@
+// The bank model held against the hardware: every pattern runs through the kit's pattern
+// kernel under the profiler, and the counters must equal the model, request for request and
+// wavefront for wavefront. Patterns: every measured example (loads and stores), all five
+// widths over a range of strides, broadcast and the lane^1 cases, partial warps and masked
+// lanes, and offset sets drawn at random (the seed is printed; KIT_SEED=<seed> replays it).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "hardware_examples.hpp"
+#include "kit/pattern.hpp"
+#include "kit/testing.hpp"
+
+namespace {
+
+constexpr int kBlocks = 2;
+constexpr int kRounds = 1;
+
+class ModelAgainstCounters : public kit::testing::CounterTest {
+protected:
+  // Measures one pattern and holds the counters to the model.
+  void check(const kit::Pattern& p) {
+    const kit::PatternBench bench(p);
+    const kit::Trace trace = bench.trace(kBlocks, kRounds);
+    const kit::SharedCounters c = expect_counts(p.name, trace, [&] { bench.run(kBlocks, kRounds); });
+    // The kernel issues exactly the instructions it means to.
+    const std::uint64_t fill = p.op == kit::SharedOp::load ? trace.expected().store_requests : 0;
+    const std::uint64_t pattern = bench.pattern_requests(kBlocks, kRounds);
+    if (p.op == kit::SharedOp::load) {
+      EXPECT_EQ(c.sass.load_requests, pattern) << p.name;
+      EXPECT_EQ(c.sass.store_requests, fill) << p.name;
+    } else {
+      EXPECT_EQ(c.sass.store_requests, pattern) << p.name;
+      EXPECT_EQ(c.sass.load_requests, 0u) << p.name;
+    }
+    ++checked_;
+  }
+  int checked_ = 0;
+};
+
+kit::Pattern named(std::string name, const kit::WarpAccess& a, kit::SharedOp op) {
+  kit::Pattern p;
+  p.name = std::move(name) + (op == kit::SharedOp::store ? " (store)" : "");
+  p.access = a;
+  p.op = op;
+  return p;
+}
+
+const kit::SharedOp kOps[] = {kit::SharedOp::load, kit::SharedOp::store};
+
+TEST_F(ModelAgainstCounters, MeasuredExamples) {
+  for (kit::SharedOp op : kOps) {
+    for (const auto& ex : kit::examples::measured_examples()) {
+      check(named(ex.name, ex.access, op));
+    }
+  }
+  std::printf("[kit-patterns] measured examples: %d\n", checked_);
+}
+
+TEST_F(ModelAgainstCounters, EveryWidthOverStrides) {
+  for (kit::SharedOp op : kOps) {
+    for (int width : {1, 2, 4, 8, 16}) {
+      for (unsigned stride : {0u, 1u, 2u, 3u, 4u, 5u, 8u, 16u, 17u, 32u, 33u, 64u, 128u}) {
+        if (static_cast<std::size_t>(stride) * 31 * width > 16 * 1024) {
+          continue;
+        }
+        check(kit::strided_pattern(width, stride, op));
+      }
+    }
+  }
+  std::printf("[kit-patterns] widths x strides: %d\n", checked_);
+}
+
+TEST_F(ModelAgainstCounters, PartialWarpsAndMaskedLanes) {
+  const unsigned masks[] = {0x0000ffffu, 0xffff0000u, 0x000000ffu, 0x0f0f0f0fu,
+                            0x55555555u, 0xaaaaaaaau, 0x80000001u, 0x00000001u,
+                            0x33333333u, 0x7fffffffu};
+  for (kit::SharedOp op : kOps) {
+    for (unsigned mask : masks) {
+      for (int width : {4, 8, 16}) {
+        for (unsigned stride : {0u, 1u, 2u, 32u / static_cast<unsigned>(width)}) {
+          kit::WarpAccess a = kit::strided_access(width, stride, 0, mask);
+          char name[96];
+          std::snprintf(name, sizeof name, "width %d stride %u mask %08x", width, stride, mask);
+          check(named(name, a, op));
+        }
+      }
+    }
+  }
+  std::printf("[kit-patterns] masked: %d\n", checked_);
+}
+
+TEST_F(ModelAgainstCounters, LaneXorOneCases) {
+  for (kit::SharedOp op : kOps) {
+    for (int width : {8, 16}) {
+      // Pairs (l, l^1) on one address, pairs that straddle phases, and near-pairs.
+      kit::WarpAccess pairs = kit::strided_access(width, 1);
+      kit::WarpAccess pairs_strided = kit::strided_access(width, 1);
+      kit::WarpAccess almost = kit::strided_access(width, 1);
+      kit::WarpAccess quads = kit::strided_access(width, 1);
+      for (int lane = 0; lane < 32; ++lane) {
+        pairs.address[lane] = static_cast<unsigned>((lane / 2) * width);
+        pairs_strided.address[lane] = static_cast<unsigned>((lane / 2) * 128);
+        almost.address[lane] = static_cast<unsigned>((lane / 2) * width);
+        quads.address[lane] = static_cast<unsigned>((lane / 4) * width);
+      }
+      almost.address[31] = 31u * width; // one pair broken
+      check(named("pairs on one address, width " + std::to_string(width), pairs, op));
+      check(named("pairs 128 B apart, width " + std::to_string(width), pairs_strided, op));
+      check(named("pairs but one, width " + std::to_string(width), almost, op));
+      check(named("quads on one address, width " + std::to_string(width), quads, op));
+      // Pairs with one partner masked off.
+      kit::WarpAccess lone = pairs;
+      lone.mask = 0xfffffffeu;
+      check(named("pairs, lane 0 masked, width " + std::to_string(width), lone, op));
+      kit::WarpAccess half = pairs;
+      half.mask = 0x0000ffffu;
+      check(named("pairs, first half-warp, width " + std::to_string(width), half, op));
+    }
+  }
+  std::printf("[kit-patterns] lane^1: %d\n", checked_);
+}
+
+TEST_F(ModelAgainstCounters, RandomOffsetSets) {
+  const std::uint64_t seed = kit::testing::fresh_seed();
+  std::mt19937_64 gen(seed);
+  constexpr int kDraws = 48;
+  for (int i = 0; i < kDraws; ++i) {
+    const int width = 1 << (gen() % 5);
+    const kit::SharedOp op = gen() % 2 ? kit::SharedOp::load : kit::SharedOp::store;
+    kit::WarpAccess a;
+    a.width = width;
+    a.mask = gen() % 4 == 0 ? static_cast<unsigned>(gen()) : kit::kFullMask;
+    if (a.mask == 0) {
+      a.mask = 1;
+    }
+    // Half the draws spread over 8 KiB; the other half crowd a few words (many conflicts).
+    const bool crowd = gen() % 2;
+    for (int lane = 0; lane < 32; ++lane) {
+      const unsigned slots = crowd ? 6u : 8192u / width;
+      const unsigned slot = static_cast<unsigned>(gen() % slots);
+      a.address[lane] = crowd ? slot * 128u + static_cast<unsigned>(gen() % 2) * width
+                              : slot * static_cast<unsigned>(width);
+    }
+    check(named("random #" + std::to_string(i) + " width " + std::to_string(width), a, op));
+  }
+  std::printf("[kit-patterns] random: %d (seed %llu)\n", checked_,
+              static_cast<unsigned long long>(seed));
+}
+
+} // namespace

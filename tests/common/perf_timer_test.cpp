@@ -1,0 +1,38 @@
+// The timer shows what the hardware does: a 2-way and a 32-way conflict slow a saturating
+// launch down by the model's ratio (within the band), and it refuses unequal comparisons.
+#include <gtest/gtest.h>
+
+#include "kit/pattern.hpp"
+#include "kit/testing.hpp"
+
+namespace {
+
+void expect_model_slowdown(const kit::Pattern& a, const kit::Pattern& b) {
+  kit::PatternBench pa(a), pb(b);
+  const kit::PatternPair pair = kit::saturating_pair(pa, pb);
+  KIT_EXPECT_SLOWDOWN(pair.a, pair.b, kit::model_ratio(a, b));
+}
+
+TEST(Timer, FloatStrideTwoCostsTwo) {
+  KIT_REQUIRE_TIMING();
+  expect_model_slowdown(kit::strided_pattern(4, 2), kit::strided_pattern(4, 1));
+}
+
+TEST(Timer, FloatStride32Costs32) {
+  KIT_REQUIRE_TIMING();
+  expect_model_slowdown(kit::strided_pattern(4, 32), kit::strided_pattern(4, 1));
+}
+
+TEST(Timer, DoubleAndFloat4CostTheirIdeal) {
+  KIT_REQUIRE_TIMING();
+  expect_model_slowdown(kit::strided_pattern(8, 1), kit::strided_pattern(4, 1));
+  expect_model_slowdown(kit::strided_pattern(16, 1), kit::strided_pattern(4, 1));
+}
+
+TEST(Timer, RefusesUnequalSharedMemory) {
+  KIT_REQUIRE_GPU();
+  kit::PatternBench a(kit::strided_pattern(4, 64)), b(kit::strided_pattern(4, 1));
+  EXPECT_THROW(kit::measure_slowdown(a.launch(1, 1), b.launch(1, 1)), std::logic_error);
+}
+
+} // namespace
