@@ -127,7 +127,7 @@ Pattern strided_pattern(int elem_bytes, unsigned stride, SharedOp op, unsigned m
 
 PatternBench::PatternBench(Pattern p, int block_threads)
     : pattern_(std::move(p)), block_threads_(block_threads) {
-  const BankReport r = analyze(pattern_.access);
+  const BankReport r = analyze(pattern_.access, pattern_.op);
   if (!r.ok()) {
     throw std::invalid_argument("pattern '" + pattern_.name + "': " + to_string(r.error));
   }
@@ -258,8 +258,8 @@ PatternPair saturating_pair(PatternBench& a, PatternBench& b, double target_ms) 
 }
 
 double model_ratio(const Pattern& a, const Pattern& b) {
-  const int wa = wavefronts(a.access);
-  const int wb = wavefronts(b.access);
+  const int wa = wavefronts(a.access, a.op);
+  const int wb = wavefronts(b.access, b.op);
   return wb > 0 ? static_cast<double>(wa) / wb : 0.0;
 }
 

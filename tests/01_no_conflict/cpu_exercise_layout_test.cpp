@@ -23,7 +23,7 @@ TEST(Layout, EveryWarpInstructionIsConflictFree) {
   for (int n : {lesson01::kBlockThreads, lesson01::kBlockThreads + 77, 45}) {
     const kit::Trace trace = lesson01::testing::reverse_trace(n);
     for (const kit::TraceEntry& e : trace.entries()) {
-      const kit::BankReport r = kit::analyze(e.access);
+      const kit::BankReport r = kit::analyze(e.access, e.op);
       ASSERT_TRUE(r.ok()) << e.what;
       EXPECT_EQ(r.wavefronts, r.ideal)
           << e.what << " (n = " << n << ") costs " << r.wavefronts

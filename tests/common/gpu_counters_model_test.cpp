@@ -50,9 +50,10 @@ kit::Pattern named(std::string name, const kit::WarpAccess& a, kit::SharedOp op)
 const kit::SharedOp kOps[] = {kit::SharedOp::load, kit::SharedOp::store};
 
 TEST_F(ModelAgainstCounters, MeasuredExamples) {
-  for (kit::SharedOp op : kOps) {
-    for (const auto& ex : kit::examples::measured_examples()) {
-      check(named(ex.name, ex.access, op));
+  for (const auto& ex : kit::examples::measured_examples()) {
+    check(named(ex.name, ex.access, ex.op));
+    if (ex.op == kit::SharedOp::load) {
+      check(named(ex.name, ex.access, kit::SharedOp::store)); // the same lanes, stored
     }
   }
   std::printf("[kit-patterns] measured examples: %d\n", checked_);
@@ -106,6 +107,18 @@ TEST_F(ModelAgainstCounters, LaneXorOneCases) {
         quads.address[lane] = static_cast<unsigned>((lane / 4) * width);
       }
       almost.address[31] = 31u * width; // one pair broken
+      kit::WarpAccess two = kit::strided_access(width, 0);
+      for (int lane = 16; lane < 32; ++lane) {
+        two.address[lane] = 128; // two addresses, one per half-warp
+      }
+      check(named("two addresses by half-warp, width " + std::to_string(width), two, op));
+      for (unsigned mask : {0x0f0f0f0fu, 0x33333333u, 0x00ff00ffu, 0x7u}) {
+        kit::WarpAccess p = pairs;
+        p.mask = mask;
+        char name[64];
+        std::snprintf(name, sizeof name, "pairs, mask %08x, width %d", mask, width);
+        check(named(name, p, op));
+      }
       check(named("pairs on one address, width " + std::to_string(width), pairs, op));
       check(named("pairs 128 B apart, width " + std::to_string(width), pairs_strided, op));
       check(named("pairs but one, width " + std::to_string(width), almost, op));

@@ -1,18 +1,20 @@
 /// @file bank_model.hpp
 /// @brief The CPU model of one shared-memory request: lanes in, wavefronts out.
 ///
-/// The rules (measured with hardware counters on sm_90, see the course's HARDWARE notes):
+/// The rules, read from the hardware counters of sm_90 (H100 and H200), loads and stores:
 ///
-/// 1. Accesses of 1, 2 or 4 bytes: the whole warp is one phase. The phase costs the largest
+/// 1. Accesses of 1, 2 or 4 bytes: the whole warp is one phase. A phase costs the largest
 ///    number of *distinct 32-bit words* that any one bank is asked for (at least 1). Lanes that
 ///    read the same word share it (broadcast); lanes that store to the same word cost one
 ///    wavefront and one of them wins.
 /// 2. 8-byte accesses: two phases, lanes 0-15 and 16-31, each costed as in rule 1 over every
-///    word its lanes touch, then summed (ideal 2). When every lane has the same address as its
-///    neighbour lane^1 (a broadcast, for one), the warp is a single phase.
-/// 3. 16-byte accesses: four phases of 8 lanes, summed (ideal 4). When every lane has the same
-///    address as lane^1, the phases are half-warps instead (a broadcast costs 2).
-/// 4. Stores follow the same rules as loads.
+///    word its lanes touch, then summed (ideal 2). Loads only: when every pair of active lanes
+///    (l, l^1) shares an address (a broadcast, for one), the warp is a single phase.
+/// 3. 16-byte accesses: four phases of 8 lanes, summed (ideal 4). Loads only: a half-warp whose
+///    lanes are all active in pairs (l, l^1) that share an address is one phase; and when every
+///    active lane reads the same address, the request costs one wavefront per 16 active lanes.
+/// 4. Stores follow rules 1 to 3 without the load-only merges: an 8-byte broadcast store costs
+///    2 wavefronts, a 16-byte one 4.
 ///
 /// Inactive lanes (a partial warp, a branch) take no part; a phase with no active lane costs
 /// nothing. An address that is not a multiple of the access width is an error, as on the GPU
@@ -26,6 +28,9 @@
 #include "kit/config.hpp"
 
 namespace kit {
+
+/// Whether a shared-memory instruction reads or writes.
+enum class SharedOp { load, store };
 
 /// Why a request could not be modelled.
 enum class ModelError : std::uint8_t {
@@ -95,10 +100,11 @@ struct BankReport {
   int width = 0;                       ///< Bytes per lane.
   int wavefronts = 0;                  ///< Passes through the shared-memory pipeline.
   int ideal = 0;                       ///< The fewest wavefronts this width needs for these lanes.
-  int phases = 0;                      ///< Phases the warp was split into.
-  int lanes_per_phase = 0;             ///< Lanes in each phase.
-  bool paired = false;                 ///< The lane^1 rule merged phases (8- and 16-byte only).
-  int phase_wavefronts[4] = {};        ///< Cost of each phase.
+  SharedOp op = SharedOp::load;        ///< Load or store (the merges of rules 2-3 are loads only).
+  int phases = 0;                      ///< Phases with active lanes, each costed on its own.
+  bool paired = false;                 ///< A lane^1 merge joined phases (8- and 16-byte loads).
+  bool uniform = false;                ///< The one-address rule of 16-byte loads applied.
+  int phase_wavefronts[4] = {};        ///< Cost of each phase, in lane order.
   LaneDetail lanes[kWarpSize] = {};    ///< Per-lane detail, for drawing bank maps.
 
   /// True when the request is valid.
@@ -112,31 +118,61 @@ namespace detail {
 /// Words a lane touches for a width (a 1- or 2-byte access stays inside one word).
 KIT_HD constexpr int words_per_lane(int width) { return width <= kBankBytes ? 1 : width / kBankBytes; }
 
-/// Lanes per phase before the lane^1 rule: 32 for widths up to 4, 16 for 8, 8 for 16.
+/// Lanes per phase of the plain split: 32 for widths up to 4, 16 for 8, 8 for 16.
 KIT_HD constexpr int base_lanes_per_phase(int width) {
   return width <= kBankBytes ? kWarpSize : kWarpSize * kBankBytes / width;
 }
 
-/// The lane^1 rule: every active lane shares its address with an active neighbour lane^1.
-KIT_HD constexpr bool lanes_paired(const WarpAccess& a) {
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    const int partner = lane ^ 1;
-    if (a.active(lane) != a.active(partner)) {
-      return false;
-    }
-    if (a.active(lane) && a.address[lane] != a.address[partner]) {
+/// 8-byte loads: every pair of lanes (l, l^1) that are both active shares an address.
+KIT_HD constexpr bool active_pairs_share(const WarpAccess& a) {
+  for (int lane = 0; lane < kWarpSize; lane += 2) {
+    if (a.active(lane) && a.active(lane + 1) && a.address[lane] != a.address[lane + 1]) {
       return false;
     }
   }
   return true;
 }
 
+/// 16-byte loads: every lane of the half-warp is active exactly when its neighbour lane^1 is,
+/// with the same address.
+KIT_HD constexpr bool half_paired(const WarpAccess& a, int half) {
+  bool any = false;
+  for (int lane = half * 16; lane < half * 16 + 16; lane += 2) {
+    if (a.active(lane) != a.active(lane + 1)) {
+      return false;
+    }
+    if (a.active(lane)) {
+      any = true;
+      if (a.address[lane] != a.address[lane + 1]) {
+        return false;
+      }
+    }
+  }
+  return any;
+}
+
+/// Every active lane has the same address (and at least one lane is active).
+KIT_HD constexpr bool one_address(const WarpAccess& a) {
+  int first = -1;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (a.active(lane)) {
+      if (first < 0) {
+        first = lane;
+      } else if (a.address[lane] != a.address[first]) {
+        return false;
+      }
+    }
+  }
+  return first >= 0;
+}
+
 } // namespace detail
 
-/// Models one warp-wide shared-memory instruction (a load or a store: the rules are the same).
-KIT_HD constexpr BankReport analyze(const WarpAccess& a) {
+/// Models one warp-wide shared-memory instruction.
+KIT_HD constexpr BankReport analyze(const WarpAccess& a, SharedOp op = SharedOp::load) {
   BankReport r;
   r.width = a.width;
+  r.op = op;
   if (!is_valid_width(a.width)) {
     r.error = ModelError::bad_width;
     return r;
@@ -151,9 +187,7 @@ KIT_HD constexpr BankReport analyze(const WarpAccess& a) {
 
   const int words = detail::words_per_lane(a.width);
   const int base_lanes = detail::base_lanes_per_phase(a.width);
-  r.paired = a.width > kBankBytes && a.mask != 0 && detail::lanes_paired(a);
-  r.lanes_per_phase = r.paired ? 2 * base_lanes : base_lanes;
-  r.phases = kWarpSize / r.lanes_per_phase;
+  const bool load = op == SharedOp::load;
 
   // The ideal: one wavefront per phase of the plain split that has an active lane.
   for (int first = 0; first < kWarpSize; first += base_lanes) {
@@ -164,23 +198,52 @@ KIT_HD constexpr BankReport analyze(const WarpAccess& a) {
     r.ideal += any ? 1 : 0;
   }
 
+  // Which phase serves each lane: the plain split, then the load-only merges.
+  int group[kWarpSize] = {};
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    group[lane] = lane / base_lanes;
+  }
+  if (load && a.width == 8 && detail::active_pairs_share(a)) {
+    r.paired = true;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      group[lane] = 0;
+    }
+  } else if (load && a.width == 16 && detail::one_address(a)) {
+    r.uniform = true;
+    int rank = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      group[lane] = a.active(lane) ? rank++ / 16 : 0;
+    }
+  } else if (load && a.width == 16) {
+    for (int half = 0; half < 2; ++half) {
+      if (detail::half_paired(a, half)) {
+        r.paired = true;
+        for (int lane = half * 16; lane < half * 16 + 16; ++lane) {
+          group[lane] = 2 * half;
+        }
+      }
+    }
+  }
+
   int done = 0; // wavefronts spent by earlier phases
-  for (int phase = 0; phase < r.phases; ++phase) {
+  for (int g = 0; g < 4; ++g) {
     // Distinct words asked of each bank, in order of first request: the k-th distinct word
     // of a bank is served in the phase's k-th wavefront.
-    constexpr int kMaxWords = 2 * kWarpSize;
+    constexpr int kMaxWords = 4 * kWarpSize;
     std::uint32_t seen_word[kMaxWords] = {};
     int seen_rank[kMaxWords] = {};
     int seen = 0;
     int per_bank[kNumBanks] = {};
     int cost = 0;
-    for (int lane = phase * r.lanes_per_phase; lane < (phase + 1) * r.lanes_per_phase; ++lane) {
-      LaneDetail& d = r.lanes[lane];
-      if (!a.active(lane)) {
+    bool any = false;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      if (!a.active(lane) || group[lane] != g) {
         continue;
       }
+      any = true;
+      LaneDetail& d = r.lanes[lane];
       d.active = true;
-      d.phase = phase;
+      d.phase = r.phases;
       d.word = word_of(a.address[lane]);
       d.bank = bank_of(a.address[lane]);
       d.words = words;
@@ -188,7 +251,7 @@ KIT_HD constexpr BankReport analyze(const WarpAccess& a) {
       for (int k = 0; k < words; ++k) {
         const std::uint32_t w = d.word + static_cast<std::uint32_t>(k);
         int rank = -1;
-        for (int s = 0; s < seen; ++s) {
+        for (int s = 0; s < seen && rank < 0; ++s) {
           if (seen_word[s] == w) {
             rank = seen_rank[s];
           }
@@ -205,16 +268,18 @@ KIT_HD constexpr BankReport analyze(const WarpAccess& a) {
       }
       d.wavefront = done + last_rank;
     }
-    r.phase_wavefronts[phase] = cost;
-    done += cost;
+    if (any) {
+      r.phase_wavefronts[r.phases++] = cost;
+      done += cost;
+    }
   }
   r.wavefronts = done;
   return r;
 }
 
 /// Wavefronts of one request (0 for an invalid one: check analyze(a).ok() first).
-KIT_HD constexpr int wavefronts(const WarpAccess& a) {
-  const BankReport r = analyze(a);
+KIT_HD constexpr int wavefronts(const WarpAccess& a, SharedOp op = SharedOp::load) {
+  const BankReport r = analyze(a, op);
   return r.ok() ? r.wavefronts : 0;
 }
 

@@ -20,9 +20,6 @@
 
 namespace kit {
 
-/// Whether a shared-memory instruction reads or writes.
-enum class SharedOp { load, store };
-
 /// Requests and wavefronts of shared loads and stores: what the counters read for a launch,
 /// or what the model expects.
 struct SharedCounts {
@@ -109,7 +106,7 @@ public:
   SharedCounts expected() const {
     SharedCounts c;
     for (const TraceEntry& e : entries_) {
-      const BankReport r = analyze(e.access);
+      const BankReport r = analyze(e.access, e.op);
       if (!r.ok()) {
         std::ostringstream msg;
         msg << "trace entry '" << e.what << "': " << to_string(r.error);
@@ -135,7 +132,7 @@ public:
   std::string describe() const {
     std::ostringstream out;
     for (const TraceEntry& e : entries_) {
-      const BankReport r = analyze(e.access);
+      const BankReport r = analyze(e.access, e.op);
       out << "  " << (e.op == SharedOp::load ? "load " : "store") << " " << e.access.width
           << "B x" << e.repeat << ": " << r.wavefronts << " wavefront(s) per request"
           << (e.what.empty() ? "" : "  (" + e.what + ")") << "\n";

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Fail-first check: every `exercise` test fails on the starter (student tree) with a real
+assertion failure and passes on the solution; every `guard` test passes on both.
+
+A "real assertion failure" is read from ctest's JUnit report: the test ran and GoogleTest
+reported a failed assertion. A crash, a timeout, a missing program or a skip is not one.
+
+  --mode cpu  CPU tests only (CI, any machine).
+  --mode gpu  every test of both trees; on a machine without a GPU it exits 77 (skipped),
+              and a GPU test that skips on a GPU machine is a violation.
+
+Exit status: 0 when the course is sound, 1 with a list of violations, 2 for bad usage,
+77 when --mode gpu finds no GPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ctest_results import ResultError, list_tests, read_junit, run_ctest  # noqa: E402
+
+TREES = ("student", "solution")
+ROLES = ("exercise", "guard")
+
+
+def have_gpu() -> tuple[bool, str]:
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False, "nvidia-smi not found (no NVIDIA driver)"
+    proc = subprocess.run([smi, "-L"], capture_output=True, text=True)
+    if proc.returncode != 0 or "GPU" not in proc.stdout:
+        return False, (proc.stderr or proc.stdout).strip() or "nvidia-smi lists no GPU"
+    return True, proc.stdout.strip().splitlines()[0]
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build-dir", required=True, type=Path)
+    ap.add_argument("--mode", choices=("cpu", "gpu"), required=True)
+    ap.add_argument("--lesson", help="only this lesson label, e.g. lesson03")
+    ap.add_argument("--junit", type=Path, help="read this JUnit report instead of running ctest")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args(argv)
+
+    if not (args.build_dir / "CTestTestfile.cmake").is_file():
+        print(f"fail-first: {args.build_dir} is not a configured build folder", file=sys.stderr)
+        return 2
+    if args.mode == "gpu" and args.junit is None:
+        ok, why = have_gpu()
+        if not ok:
+            print(f"fail-first (gpu): skipped: {why}")
+            return 77
+
+    try:
+        tests = list_tests(args.build_dir)
+    except ResultError as e:
+        print(f"fail-first: {e}", file=sys.stderr)
+        return 2
+    labels = ["^(student|solution)$"]
+    if args.mode == "cpu":
+        labels.append("^cpu$")
+    if args.lesson:
+        labels.append(f"^{args.lesson}$")
+    junit = args.junit or args.build_dir / f"failfirst-{args.mode}.xml"
+    if args.junit is None:
+        # GPU tests hold a resource lock, so -j only overlaps CPU tests.
+        run_ctest(args.build_dir, junit, labels, jobs=args.jobs)
+    try:
+        results = read_junit(junit)
+    except ResultError as e:
+        print(f"fail-first: {e}", file=sys.stderr)
+        return 1
+
+    # Pair the two trees' results by the name after the tree prefix.
+    pairs: dict[str, dict[str, object]] = defaultdict(dict)
+    meta: dict[str, tuple[str, str]] = {}
+    for name, res in results.items():
+        tree, _, rest = name.partition("/")
+        if tree not in TREES:
+            continue
+        info = tests.get(name)
+        if info is None:
+            continue
+        role = next((r for r in ROLES if r in info.labels), None)
+        lesson = next((lab for lab in info.labels if lab.startswith("lesson")), "?")
+        pairs[rest][tree] = res
+        meta[rest] = (lesson, role or "?")
+
+    violations: list[str] = []
+    per_lesson: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for rest in sorted(pairs):
+        lesson, role = meta[rest]
+        student = pairs[rest].get("student")
+        solution = pairs[rest].get("solution")
+        if role not in ROLES:
+            violations.append(f"{rest}: no exercise/guard label")
+            continue
+        if student is None or solution is None:
+            violations.append(f"{rest}: ran in one tree only")
+            continue
+        per_lesson[lesson][role] += 1
+        for tree, res in (("student", student), ("solution", solution)):
+            if res.status == "skip":
+                violations.append(f"{rest} [{tree}]: skipped ({res.reason}): nothing was checked")
+        if solution.status != "pass":
+            violations.append(f"{rest} [solution]: must pass, got {solution.status}"
+                              + (f" ({solution.reason})" if solution.reason else ""))
+        if role == "exercise" and student.status != "assertion":
+            violations.append(f"{rest} [student]: an exercise test must fail on the starter with "
+                              f"an assertion, got {student.status}"
+                              + (f" ({student.reason})" if student.reason else ""))
+        if role == "guard" and student.status != "pass":
+            violations.append(f"{rest} [student]: a guard test must pass on the starter, got "
+                              f"{student.status}" + (f" ({student.reason})" if student.reason else ""))
+
+    print(f"fail-first ({args.mode}): {len(pairs)} tests in both trees")
+    for lesson in sorted(per_lesson):
+        c = per_lesson[lesson]
+        print(f"  {lesson}: {c['exercise']} exercise, {c['guard']} guard")
+    if not pairs:
+        violations.append("no tests found in both trees (is the build configured with both?)")
+    if violations:
+        print(f"{len(violations)} violation(s):")
+        for v in violations:
+            print(f"  - {v}")
+        return 1
+    print("every exercise test fails on the starter and passes on the solution; "
+          "every guard test passes on both")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
