@@ -48,7 +48,8 @@ const Nvml& nvml() {
     auto by_pci = reinterpret_cast<NvmlByPci>(dlsym(r.lib, "nvmlDeviceGetHandleByPciBusId_v2"));
     r.processes =
         reinterpret_cast<NvmlProcesses>(dlsym(r.lib, "nvmlDeviceGetComputeRunningProcesses_v3"));
-    r.reasons = reinterpret_cast<NvmlReasons>(dlsym(r.lib, "nvmlDeviceGetCurrentClocksEventReasons"));
+    r.reasons =
+        reinterpret_cast<NvmlReasons>(dlsym(r.lib, "nvmlDeviceGetCurrentClocksEventReasons"));
     if (!r.reasons) {
       r.reasons =
           reinterpret_cast<NvmlReasons>(dlsym(r.lib, "nvmlDeviceGetCurrentClocksThrottleReasons"));
@@ -88,10 +89,10 @@ std::optional<std::string> gpu_contention() {
     unsigned long long r = 0;
     if (n.reasons(n.device, &r) == kNvmlSuccess) {
       const char* held = (r & kHwThermal) || (r & kSwThermal) ? "thermal slowdown"
-                         : (r & kHwPowerBrake)                 ? "power-brake slowdown"
-                         : (r & kHwSlowdown)                   ? "hardware slowdown"
-                         : (r & kSwPowerCap)                   ? "power cap"
-                                                               : nullptr;
+                         : (r & kHwPowerBrake)                ? "power-brake slowdown"
+                         : (r & kHwSlowdown)                  ? "hardware slowdown"
+                         : (r & kSwPowerCap)                  ? "power cap"
+                                                              : nullptr;
       if (held) {
         why << (why.tellp() > 0 ? "; " : "") << "GPU clocks are held down (" << held << ")";
       }

@@ -205,7 +205,8 @@ void CounterSession::Impl::open() {
   cs.pHostObject = host;
   KIT_CUPTI(cuptiProfilerHostGetConfigImageSize(&cs));
   config.resize(cs.configImageSize);
-  CUpti_Profiler_Host_GetConfigImage_Params ci{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+  CUpti_Profiler_Host_GetConfigImage_Params ci{
+      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
   ci.pHostObject = host;
   ci.configImageSize = config.size();
   ci.pConfigImage = config.data();
@@ -397,9 +398,15 @@ CounterSession::~CounterSession() {
   }
 }
 
-bool CounterSession::ok() const { return impl_->refusal.empty(); }
-const std::string& CounterSession::refusal() const { return impl_->refusal; }
-const std::string& CounterSession::chip() const { return impl_->chip; }
+bool CounterSession::ok() const {
+  return impl_->refusal.empty();
+}
+const std::string& CounterSession::refusal() const {
+  return impl_->refusal;
+}
+const std::string& CounterSession::chip() const {
+  return impl_->chip;
+}
 
 SharedCounters CounterSession::measure(const std::function<void()>& launch) {
   if (!ok()) {
@@ -417,6 +424,8 @@ SharedCounters CounterSession::measure(const std::function<void()>& launch) {
 #endif
 }
 
-bool CounterSession::active() { return g_open_sessions.load() > 0; }
+bool CounterSession::active() {
+  return g_open_sessions.load() > 0;
+}
 
 } // namespace kit

@@ -56,8 +56,8 @@ GpuStatus compute_status() {
   if (fe != cudaSuccess) {
     std::ostringstream m;
     m << "no usable GPU: this build has no kernels for " << s.name << " (" << s.arch()
-      << "): " << cudaGetErrorString(fe) << "; reconfigure with CMAKE_CUDA_ARCHITECTURES="
-      << s.major * 10 + s.minor;
+      << "): " << cudaGetErrorString(fe)
+      << "; reconfigure with CMAKE_CUDA_ARCHITECTURES=" << s.major * 10 + s.minor;
     s.reason = m.str();
     cudaGetLastError();
     return s;

@@ -46,7 +46,8 @@ __device__ __forceinline__ void store_shared(unsigned addr, unsigned v) {
   if constexpr (W == 1) {
     asm volatile("st.volatile.shared.u8 [%0], %1;" ::"r"(addr), "r"(v));
   } else if constexpr (W == 2) {
-    asm volatile("st.volatile.shared.u16 [%0], %1;" ::"r"(addr), "h"(static_cast<unsigned short>(v)));
+    asm volatile("st.volatile.shared.u16 [%0], %1;" ::"r"(addr),
+                 "h"(static_cast<unsigned short>(v)));
   } else if constexpr (W == 4) {
     asm volatile("st.volatile.shared.b32 [%0], %1;" ::"r"(addr), "r"(v));
   } else if constexpr (W == 8) {
@@ -106,7 +107,9 @@ const void* kernel_for_width(int width) {
   }
 }
 
-std::size_t round_up(std::size_t v, std::size_t m) { return (v + m - 1) / m * m; }
+std::size_t round_up(std::size_t v, std::size_t m) {
+  return (v + m - 1) / m * m;
+}
 
 } // namespace
 

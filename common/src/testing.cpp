@@ -85,8 +85,8 @@ void report(const std::string& what, const SharedCounters& m, const SharedCounts
   std::fflush(stdout);
 }
 
-::testing::AssertionResult counts_match(const SharedCounters& measured, const SharedCounts& expected,
-                                        const Trace* trace) {
+::testing::AssertionResult counts_match(const SharedCounters& measured,
+                                        const SharedCounts& expected, const Trace* trace) {
   const SharedCounts& m = measured.sass;
   if (m == expected) {
     return ::testing::AssertionSuccess();

@@ -52,8 +52,8 @@ std::string fmt(double v, int digits = 2) {
 
 int blocks_per_sm(const void* kernel, int block_threads, std::size_t smem_bytes) {
   int blocks = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads,
-                                                           smem_bytes));
+  CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, smem_bytes));
   return blocks;
 }
 
@@ -79,8 +79,8 @@ Slowdown measure_slowdown(const Launch& a, const Launch& b, const TimerOptions& 
   if (a.block_threads != b.block_threads || a.smem_bytes != b.smem_bytes) {
     std::ostringstream m;
     m << "kit timer: '" << a.name << "' (" << a.block_threads << " threads, " << a.smem_bytes
-      << " B shared) and '" << b.name << "' (" << b.block_threads << " threads, "
-      << b.smem_bytes << " B shared) must share block shape and shared-memory size";
+      << " B shared) and '" << b.name << "' (" << b.block_threads << " threads, " << b.smem_bytes
+      << " B shared) must share block shape and shared-memory size";
     throw std::logic_error(m.str());
   }
   Slowdown s;
@@ -133,11 +133,10 @@ SlowdownVerdict judge_slowdown(const Launch& a, const Launch& b, double model_ra
   }
   v.attempts = std::min(v.attempts, kSlowdownAttempts);
   std::ostringstream m;
-  m << what << ": measured " << fmt(v.last.ratio) << "x, model " << fmt(model_ratio)
-    << "x (band " << fmt(v.band.low) << "-" << fmt(v.band.high) << ", fidelity "
-    << fmt(v.fidelity()) << "), medians " << fmt(v.last.a.median_ms, 4) << " ms / "
-    << fmt(v.last.b.median_ms, 4) << " ms, " << v.last.warps_per_sm << " warps/SM, "
-    << v.attempts << " measurement(s)";
+  m << what << ": measured " << fmt(v.last.ratio) << "x, model " << fmt(model_ratio) << "x (band "
+    << fmt(v.band.low) << "-" << fmt(v.band.high) << ", fidelity " << fmt(v.fidelity())
+    << "), medians " << fmt(v.last.a.median_ms, 4) << " ms / " << fmt(v.last.b.median_ms, 4)
+    << " ms, " << v.last.warps_per_sm << " warps/SM, " << v.attempts << " measurement(s)";
   if (v.kind == SlowdownVerdict::Kind::pass) {
     v.message = m.str();
     return v;

@@ -16,8 +16,14 @@ kit::Pattern float_pattern(const char* name, IndexFn index) {
 
 } // namespace
 
-kit::Pattern stride_one_demo() { return float_pattern("float stride 1", stride_one_index); }
-kit::Pattern stride_33_demo() { return float_pattern("float stride 33", stride_33_index); }
-kit::Pattern permuted_demo() { return float_pattern("float permutation (7l+3)%32", permuted_index); }
+kit::Pattern stride_one_demo() {
+  return float_pattern("float stride 1", stride_one_index);
+}
+kit::Pattern stride_33_demo() {
+  return float_pattern("float stride 33", stride_33_index);
+}
+kit::Pattern permuted_demo() {
+  return float_pattern("float permutation (7l+3)%32", permuted_index);
+}
 
 } // namespace lesson01

@@ -27,7 +27,9 @@ KIT_HD constexpr int bank_of(unsigned byte_address) {
 }
 
 /// Four bytes per word.
-KIT_HD constexpr unsigned word_of(unsigned byte_address) { return byte_address / 4; }
+KIT_HD constexpr unsigned word_of(unsigned byte_address) {
+  return byte_address / 4;
+}
 
 // Part 3.
 
@@ -36,11 +38,15 @@ inline constexpr int kBlockThreads = 256;
 
 /// Thread t keeps its element at float t: the 32 lanes of a warp use words 32w..32w+31,
 /// one per bank. (Any layout that gives each lane of a warp its own bank works.)
-KIT_HD constexpr int stage_slot(int t) { return t; }
+KIT_HD constexpr int stage_slot(int t) {
+  return t;
+}
 
 /// Element t of the output is element count-1-t of the input. The 32 lanes of a warp read
 /// 32 consecutive words in descending order: still one bank each.
-KIT_HD constexpr int reversed_thread(int t, int count) { return count - 1 - t; }
+KIT_HD constexpr int reversed_thread(int t, int count) {
+  return count - 1 - t;
+}
 
 /// Reverses each block of kBlockThreads elements of `in` into `out`.
 void reverse_blocks(const float* in, float* out, int n, cudaStream_t stream = nullptr);

@@ -51,8 +51,8 @@ TEST_F(ReverseCounters, OneWavefrontPerRequest) {
   for (int n : {lesson01::kBlockThreads * 64, lesson01::kBlockThreads * 3 + 77}) {
     kit::DeviceBuffer<float> d_in(n), d_out(n);
     d_in.fill_bytes(0);
-    const kit::SharedCounters c = session().measure(
-        [&] { lesson01::reverse_blocks(d_in.get(), d_out.get(), n); });
+    const kit::SharedCounters c =
+        session().measure([&] { lesson01::reverse_blocks(d_in.get(), d_out.get(), n); });
     kit::testing::report("reverse_blocks n=" + std::to_string(n), c,
                          lesson01::testing::reverse_trace(n).expected());
     const int ideal = kit::ideal_wavefronts(sizeof(float));

@@ -45,11 +45,12 @@ TEST(Trace, SumsRequestsAndWavefrontsPerOp) {
 
 TEST(Trace, LaneFunctionsMaskInactiveLanes) {
   kit::Trace t;
-  t.add(kit::SharedOp::load, 4,
-        [](int lane) -> kit::LaneAddress {
-          return lane < 8 ? kit::LaneAddress(lane * 128u) : std::nullopt;
-        },
-        1, "eight lanes, one bank");
+  t.add(
+      kit::SharedOp::load, 4,
+      [](int lane) -> kit::LaneAddress {
+        return lane < 8 ? kit::LaneAddress(lane * 128u) : std::nullopt;
+      },
+      1, "eight lanes, one bank");
   ASSERT_EQ(t.entries().size(), 1u);
   EXPECT_EQ(t.entries()[0].access.mask, 0xffu);
   EXPECT_EQ(t.expected().load_wavefronts, 8u);

@@ -23,7 +23,8 @@ protected:
   void check(const kit::Pattern& p) {
     const kit::PatternBench bench(p);
     const kit::Trace trace = bench.trace(kBlocks, kRounds);
-    const kit::SharedCounters c = expect_counts(p.name, trace, [&] { bench.run(kBlocks, kRounds); });
+    const kit::SharedCounters c =
+        expect_counts(p.name, trace, [&] { bench.run(kBlocks, kRounds); });
     // The kernel issues exactly the instructions it means to.
     const std::uint64_t fill = p.op == kit::SharedOp::load ? trace.expected().store_requests : 0;
     const std::uint64_t pattern = bench.pattern_requests(kBlocks, kRounds);
@@ -74,9 +75,8 @@ TEST_F(ModelAgainstCounters, EveryWidthOverStrides) {
 }
 
 TEST_F(ModelAgainstCounters, PartialWarpsAndMaskedLanes) {
-  const unsigned masks[] = {0x0000ffffu, 0xffff0000u, 0x000000ffu, 0x0f0f0f0fu,
-                            0x55555555u, 0xaaaaaaaau, 0x80000001u, 0x00000001u,
-                            0x33333333u, 0x7fffffffu};
+  const unsigned masks[] = {0x0000ffffu, 0xffff0000u, 0x000000ffu, 0x0f0f0f0fu, 0x55555555u,
+                            0xaaaaaaaau, 0x80000001u, 0x00000001u, 0x33333333u, 0x7fffffffu};
   for (kit::SharedOp op : kOps) {
     for (unsigned mask : masks) {
       for (int width : {4, 8, 16}) {

@@ -15,10 +15,10 @@ namespace kit::examples {
 
 /// One measured pattern.
 struct Example {
-  std::string name;   ///< What the warp does.
-  WarpAccess access;  ///< The lanes.
-  SharedOp op;        ///< Load or store.
-  int measured;       ///< Wavefronts per request read from the counters (sm_90).
+  std::string name;  ///< What the warp does.
+  WarpAccess access; ///< The lanes.
+  SharedOp op;       ///< Load or store.
+  int measured;      ///< Wavefronts per request read from the counters (sm_90).
 };
 
 /// Lane l reads element [l][column] of a rows x cols tile of `elem`-byte elements.
@@ -121,29 +121,36 @@ inline std::vector<Example> measured_examples() {
   add("double, lanes 0 and 31, stride 1", strided_access(8, 1, 0, 0x80000001u), 1);
   add("double, even lanes, one address", strided_access(8, 0, 0, 0x55555555u), 1);
   add("double pairs, lane 0 masked", grouped(8, 2, 8, 0xfffffffeu), 1);
-  add("double pairs but lane 31", [] {
-    WarpAccess a = grouped(8, 2, 8);
-    a.address[31] = 31 * 8;
-    return a;
-  }(), 3);
+  add(
+      "double pairs but lane 31",
+      [] {
+        WarpAccess a = grouped(8, 2, 8);
+        a.address[31] = 31 * 8;
+        return a;
+      }(),
+      3);
   add("float4, even lanes, one address", strided_access(16, 0, 0, 0x55555555u), 1);
   add("float4, lanes 0-30, one address", strided_access(16, 0, 0, 0x7fffffffu), 2);
   add("float4, lanes 0 and 31, one address", strided_access(16, 0, 0, 0x80000001u), 1);
   add("float4, lanes 0 and 31, stride 1", strided_access(16, 1, 0, 0x80000001u), 2);
   add("float4, even lanes, stride 1", strided_access(16, 1, 0, 0x55555555u), 4);
   add("float4 pairs, lane 0 masked", grouped(16, 2, 16, 0xfffffffeu), 3);
-  add("float4 pairs but lane 31", [] {
-    WarpAccess a = grouped(16, 2, 16);
-    a.address[31] = 31 * 16;
-    return a;
-  }(), 4);
+  add(
+      "float4 pairs but lane 31",
+      [] {
+        WarpAccess a = grouped(16, 2, 16);
+        a.address[31] = 31 * 16;
+        return a;
+      }(),
+      4);
   // Stores (H200): no lane^1 merge, no one-address rule.
   op = SharedOp::store;
   add("float store, all lanes one word", strided_access(4, 0), 1);
   add("float store stride 32", strided_access(4, 32), 32);
   add("double store broadcast", strided_access(8, 0), 2);
   add("double store pairs on one address", grouped(8, 2, 8), 2);
-  add("double store, lanes 0-3 of each quarter, one address", strided_access(8, 0, 0, 0x0f0f0f0fu), 2);
+  add("double store, lanes 0-3 of each quarter, one address", strided_access(8, 0, 0, 0x0f0f0f0fu),
+      2);
   add("float4 store broadcast", strided_access(16, 0), 4);
   add("float4 store pairs on one address", grouped(16, 2, 16), 4);
   add("float4 store, first half-warp, one address", strided_access(16, 0, 0, 0x0000ffffu), 2);

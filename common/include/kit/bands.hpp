@@ -47,6 +47,8 @@ constexpr Band slowdown_band(double r) {
 }
 
 /// True when a measured slowdown agrees with the model ratio `r`.
-constexpr bool in_band(double measured, double r) { return slowdown_band(r).contains(measured); }
+constexpr bool in_band(double measured, double r) {
+  return slowdown_band(r).contains(measured);
+}
 
 } // namespace kit

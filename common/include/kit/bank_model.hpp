@@ -71,8 +71,7 @@ struct WarpAccess {
 
 /// Lane l accesses `base + l * stride_elems * elem_bytes`: the classic stride experiment.
 KIT_HD constexpr WarpAccess strided_access(int elem_bytes, std::uint32_t stride_elems,
-                                           std::uint32_t base = 0,
-                                           std::uint32_t mask = kFullMask) {
+                                           std::uint32_t base = 0, std::uint32_t mask = kFullMask) {
   WarpAccess a;
   a.width = elem_bytes;
   a.mask = mask;
@@ -85,12 +84,12 @@ KIT_HD constexpr WarpAccess strided_access(int elem_bytes, std::uint32_t stride_
 
 /// What the model says about one lane of a request.
 struct LaneDetail {
-  bool active = false;     ///< Whether the lane took part.
-  int phase = -1;          ///< The phase that serves the lane (-1 when inactive).
-  int bank = -1;           ///< Bank of the lane's first word.
-  std::uint32_t word = 0;  ///< First 32-bit word the lane touches.
-  int words = 0;           ///< Words touched: 1 for widths up to 4 bytes, 2 for 8, 4 for 16.
-  int wavefront = -1;      ///< 0-based wavefront (over the whole request) that completes it.
+  bool active = false;    ///< Whether the lane took part.
+  int phase = -1;         ///< The phase that serves the lane (-1 when inactive).
+  int bank = -1;          ///< Bank of the lane's first word.
+  std::uint32_t word = 0; ///< First 32-bit word the lane touches.
+  int words = 0;          ///< Words touched: 1 for widths up to 4 bytes, 2 for 8, 4 for 16.
+  int wavefront = -1;     ///< 0-based wavefront (over the whole request) that completes it.
 };
 
 /// The model's verdict on one request.
@@ -116,7 +115,9 @@ struct BankReport {
 namespace detail {
 
 /// Words a lane touches for a width (a 1- or 2-byte access stays inside one word).
-KIT_HD constexpr int words_per_lane(int width) { return width <= kBankBytes ? 1 : width / kBankBytes; }
+KIT_HD constexpr int words_per_lane(int width) {
+  return width <= kBankBytes ? 1 : width / kBankBytes;
+}
 
 /// Lanes per phase of the plain split: 32 for widths up to 4, 16 for 8, 8 for 16.
 KIT_HD constexpr int base_lanes_per_phase(int width) {

@@ -21,12 +21,12 @@ namespace kit {
 
 /// What the counters read for one launch (sums over every kernel the launch ran).
 struct SharedCounters {
-  SharedCounts sass;             ///< Requests and wavefronts: the smsp__sass_* metrics.
+  SharedCounts sass;                        ///< Requests and wavefronts: the smsp__sass_* metrics.
   std::uint64_t load_wavefronts_l1tex = 0;  ///< l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld
   std::uint64_t store_wavefronts_l1tex = 0; ///< l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st
-  std::uint64_t load_bank_conflicts = 0;    ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld
-  std::uint64_t store_bank_conflicts = 0;   ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st
-  int kernels = 0;                          ///< Kernels (profiler ranges) in the launch.
+  std::uint64_t load_bank_conflicts = 0;  ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld
+  std::uint64_t store_bank_conflicts = 0; ///< l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st
+  int kernels = 0;                        ///< Kernels (profiler ranges) in the launch.
 };
 
 /// An in-process profiler session. Not copyable; one at a time per process.

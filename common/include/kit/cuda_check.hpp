@@ -45,4 +45,5 @@ inline void cuda_check(cudaError_t code, const char* expr, const char* file, int
 #define CUDA_CHECK(expr) ::kit::cuda_check((expr), #expr, __FILE__, __LINE__)
 
 /// Checks the last kernel launch (configuration errors) right after `kernel<<<...>>>(...)`.
-#define CUDA_CHECK_LAUNCH() ::kit::cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+#define CUDA_CHECK_LAUNCH()                                                                        \
+  ::kit::cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)

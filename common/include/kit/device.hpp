@@ -10,15 +10,15 @@ namespace kit {
 
 /// What the course needs to know about the GPU it runs on.
 struct GpuStatus {
-  bool usable = false;               ///< A device is present and runs this build's kernels.
-  std::string reason;                ///< Why not, when !usable ("no CUDA driver: ...").
-  int device = 0;                    ///< CUDA device index used.
-  std::string name;                  ///< e.g. "NVIDIA H100 80GB HBM3".
-  int major = 0;                     ///< Compute capability, major.
-  int minor = 0;                     ///< Compute capability, minor.
-  int sm_count = 0;                  ///< Multiprocessors.
-  int max_threads_per_sm = 0;        ///< Resident threads per SM.
-  std::size_t smem_per_sm = 0;       ///< Shared memory per SM, bytes.
+  bool usable = false;                  ///< A device is present and runs this build's kernels.
+  std::string reason;                   ///< Why not, when !usable ("no CUDA driver: ...").
+  int device = 0;                       ///< CUDA device index used.
+  std::string name;                     ///< e.g. "NVIDIA H100 80GB HBM3".
+  int major = 0;                        ///< Compute capability, major.
+  int minor = 0;                        ///< Compute capability, minor.
+  int sm_count = 0;                     ///< Multiprocessors.
+  int max_threads_per_sm = 0;           ///< Resident threads per SM.
+  std::size_t smem_per_sm = 0;          ///< Shared memory per SM, bytes.
   std::size_t smem_per_block_optin = 0; ///< Largest shared memory a block can opt in to.
 
   /// "sm_90" style name of the architecture.

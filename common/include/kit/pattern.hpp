@@ -82,10 +82,10 @@ private:
 /// Two pattern launches ready for the timer: same block, same shared memory, a saturating
 /// grid, and enough rounds that B runs for about `target_ms`.
 struct PatternPair {
-  Launch a;        ///< The pattern under test.
-  Launch b;        ///< The baseline.
-  int blocks = 0;  ///< Blocks per launch.
-  int rounds = 0;  ///< Rounds per thread.
+  Launch a;       ///< The pattern under test.
+  Launch b;       ///< The baseline.
+  int blocks = 0; ///< Blocks per launch.
+  int rounds = 0; ///< Rounds per thread.
 };
 
 /// Prepares A and B for measure_slowdown / judge_slowdown (raises both to the same shared

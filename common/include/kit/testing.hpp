@@ -71,8 +71,8 @@ void report(const std::string& what, const SharedCounters& measured, const Share
 
 /// Counters equal to the model's expectation, all four numbers; the message shows both per
 /// instruction kind, and what a mismatch usually means.
-::testing::AssertionResult counts_match(const SharedCounters& measured, const SharedCounts& expected,
-                                        const Trace* trace = nullptr);
+::testing::AssertionResult counts_match(const SharedCounters& measured,
+                                        const SharedCounts& expected, const Trace* trace = nullptr);
 
 /// A fixture with one open counter session per test; skips with the reason when the
 /// counters cannot be read (no GPU, restricted counters, another profiler attached, ...).

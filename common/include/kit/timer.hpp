@@ -24,11 +24,11 @@ namespace kit {
 
 /// One kernel launch to time: how to run it and what the occupancy check needs.
 struct Launch {
-  std::string name;                         ///< For messages.
-  const void* kernel = nullptr;             ///< The __global__ function (occupancy check).
-  int block_threads = 0;                    ///< Threads per block.
-  std::size_t smem_bytes = 0;               ///< Dynamic shared memory per block.
-  std::function<void(cudaStream_t)> run;    ///< Launches the kernel once on the stream.
+  std::string name;                      ///< For messages.
+  const void* kernel = nullptr;          ///< The __global__ function (occupancy check).
+  int block_threads = 0;                 ///< Threads per block.
+  std::size_t smem_bytes = 0;            ///< Dynamic shared memory per block.
+  std::function<void(cudaStream_t)> run; ///< Launches the kernel once on the stream.
 };
 
 /// Repeats and warm-ups of one measurement.
@@ -90,12 +90,12 @@ struct SlowdownVerdict {
     inconclusive, ///< Outside the band, but the GPU was busy, throttled or unsteady.
     unsupported,  ///< Too few warps per SM fit to show the ratio.
   };
-  Kind kind = Kind::fail;   ///< The outcome.
-  double model_ratio = 0;   ///< The model's ratio r.
-  Band band{};              ///< The acceptable interval around r.
-  Slowdown last{};          ///< The last measurement.
-  int attempts = 0;         ///< Measurements made.
-  std::string message;      ///< Expected, measured, and the usual cause when it missed.
+  Kind kind = Kind::fail; ///< The outcome.
+  double model_ratio = 0; ///< The model's ratio r.
+  Band band{};            ///< The acceptable interval around r.
+  Slowdown last{};        ///< The last measurement.
+  int attempts = 0;       ///< Measurements made.
+  std::string message;    ///< Expected, measured, and the usual cause when it missed.
 
   /// measured / model.
   double fidelity() const { return model_ratio > 0 ? last.ratio / model_ratio : 0; }

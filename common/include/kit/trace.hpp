@@ -59,10 +59,10 @@ using LaneAddress = std::optional<std::uint32_t>;
 
 /// One distinct warp instruction of a trace.
 struct TraceEntry {
-  SharedOp op;           ///< Load or store.
-  WarpAccess access;     ///< Lane addresses, mask and width.
-  std::uint64_t repeat;  ///< How many times the launch executes it.
-  std::string what;      ///< A label for messages ("tile column read").
+  SharedOp op;          ///< Load or store.
+  WarpAccess access;    ///< Lane addresses, mask and width.
+  std::uint64_t repeat; ///< How many times the launch executes it.
+  std::string what;     ///< A label for messages ("tile column read").
 };
 
 /// The shared-memory instructions of one launch.
@@ -133,8 +133,8 @@ public:
     std::ostringstream out;
     for (const TraceEntry& e : entries_) {
       const BankReport r = analyze(e.access, e.op);
-      out << "  " << (e.op == SharedOp::load ? "load " : "store") << " " << e.access.width
-          << "B x" << e.repeat << ": " << r.wavefronts << " wavefront(s) per request"
+      out << "  " << (e.op == SharedOp::load ? "load " : "store") << " " << e.access.width << "B x"
+          << e.repeat << ": " << r.wavefronts << " wavefront(s) per request"
           << (e.what.empty() ? "" : "  (" + e.what + ")") << "\n";
     }
     return out.str();

@@ -1,0 +1,376 @@
+// bank-conflicts: for one element type and a list of strides (or one lane-offset list), print
+// the bank model's wavefronts per request, the hardware counters' wavefronts per request, and
+// the slowdown measured against stride 1 in a saturating launch, as a table, CSV or JSON.
+//
+//   bank-conflicts --type float --sweep 0:33
+//   bank-conflicts --type half --strides 1,2,32,64 --csv
+//   bank-conflicts --type float --offsets 0,132,264,...   (32 byte offsets: one custom row)
+//
+// Without a GPU (or with counters refused) the measured columns stay empty and the output
+// says why. Bad arguments: a one-line error and exit status 2; a failure while measuring: 1.
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kit/bank_model.hpp"
+#include "kit/counters.hpp"
+#include "kit/device.hpp"
+#include "kit/pattern.hpp"
+#include "kit/timer.hpp"
+
+namespace {
+
+/// Bad command-line input: reported in one line, exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+constexpr const char* kUsage =
+    "usage: bank-conflicts --type float|half|double|float4|u8\n"
+    "                      (--stride N | --strides N,N,... | --sweep FIRST:LAST | --offsets "
+    "O0,...,O31)\n"
+    "                      [--store] [--csv | --json] [--output FILE] [--no-timing] "
+    "[--no-counters]\n"
+    "Strides are in elements; --sweep includes both ends; --offsets are the 32 lanes' byte\n"
+    "offsets (one custom row). Prints model wavefronts per request, counter wavefronts per\n"
+    "request and the slowdown against stride 1 measured in a saturating launch.\n";
+
+struct Options {
+  std::string type;
+  int elem_bytes = 0;
+  std::vector<unsigned> strides;
+  std::optional<std::vector<unsigned>> offsets;
+  kit::SharedOp op = kit::SharedOp::load;
+  enum class Format { table, csv, json } format = Format::table;
+  std::string output;
+  bool timing = true;
+  bool counters = true;
+  std::string command;
+};
+
+unsigned parse_unsigned(const std::string& s, const char* what) {
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 9) {
+    throw UsageError(std::string(what) + ": '" + s + "' is not a non-negative integer");
+  }
+  return static_cast<unsigned>(std::stoul(s));
+}
+
+std::vector<unsigned> parse_list(const std::string& s, const char* what) {
+  std::vector<unsigned> v;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    v.push_back(parse_unsigned(item, what));
+  }
+  if (v.empty() || s.back() == ',') {
+    throw UsageError(std::string(what) + ": '" + s + "' is not a comma-separated list");
+  }
+  return v;
+}
+
+int elem_bytes_of(const std::string& type) {
+  if (type == "u8")
+    return 1;
+  if (type == "half")
+    return 2;
+  if (type == "float")
+    return 4;
+  if (type == "double")
+    return 8;
+  if (type == "float4")
+    return 16;
+  throw UsageError("--type: unknown type '" + type + "' (float, half, double, float4, u8)");
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  std::ostringstream cmd;
+  cmd << "bank-conflicts";
+  for (int i = 1; i < argc; ++i) {
+    cmd << " " << argv[i];
+  }
+  o.command = cmd.str();
+  bool have_rows = false;
+  auto value = [&](int& i, const std::string& flag) -> std::string {
+    if (i + 1 >= argc) {
+      throw UsageError(flag + " needs a value");
+    }
+    return argv[++i];
+  };
+  auto rows_once = [&](const std::string& flag) {
+    if (have_rows) {
+      throw UsageError(flag + ": give only one of --stride, --strides, --sweep, --offsets");
+    }
+    have_rows = true;
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (a == "--type") {
+      o.type = value(i, a);
+      o.elem_bytes = elem_bytes_of(o.type);
+    } else if (a == "--stride") {
+      rows_once(a);
+      o.strides = {parse_unsigned(value(i, a), "--stride")};
+    } else if (a == "--strides") {
+      rows_once(a);
+      o.strides = parse_list(value(i, a), "--strides");
+    } else if (a == "--sweep") {
+      rows_once(a);
+      const std::string v = value(i, a);
+      const auto colon = v.find(':');
+      if (colon == std::string::npos) {
+        throw UsageError("--sweep: '" + v + "' is not FIRST:LAST");
+      }
+      const unsigned first = parse_unsigned(v.substr(0, colon), "--sweep");
+      const unsigned last = parse_unsigned(v.substr(colon + 1), "--sweep");
+      if (last < first || last - first > 4096) {
+        throw UsageError("--sweep: '" + v + "' must have FIRST <= LAST, at most 4096 apart");
+      }
+      for (unsigned s = first; s <= last; ++s) {
+        o.strides.push_back(s);
+      }
+    } else if (a == "--offsets") {
+      rows_once(a);
+      o.offsets = parse_list(value(i, a), "--offsets");
+      if (o.offsets->size() != static_cast<std::size_t>(kit::kWarpSize)) {
+        throw UsageError("--offsets: " + std::to_string(o.offsets->size()) +
+                         " offsets given, a warp has 32 lanes");
+      }
+    } else if (a == "--store") {
+      o.op = kit::SharedOp::store;
+    } else if (a == "--csv") {
+      o.format = Options::Format::csv;
+    } else if (a == "--json") {
+      o.format = Options::Format::json;
+    } else if (a == "--output" || a == "-o") {
+      o.output = value(i, a);
+    } else if (a == "--no-timing") {
+      o.timing = false;
+    } else if (a == "--no-counters") {
+      o.counters = false;
+    } else {
+      throw UsageError("unknown argument '" + a + "' (try --help)");
+    }
+  }
+  if (o.type.empty()) {
+    throw UsageError("--type is required (float, half, double, float4, u8)");
+  }
+  if (!have_rows) {
+    throw UsageError("give one of --stride, --strides, --sweep, --offsets");
+  }
+  for (unsigned s : o.strides) {
+    if (static_cast<unsigned long long>(s) * 31 * o.elem_bytes + o.elem_bytes > 200 * 1024) {
+      throw UsageError("--stride " + std::to_string(s) + ": " + o.type +
+                       " lanes that far apart do not fit in shared memory");
+    }
+  }
+  return o;
+}
+
+struct Row {
+  std::string label; // the stride, or "custom"
+  kit::Pattern pattern;
+  int model = 0;
+  std::optional<double> counter;
+  std::optional<double> slowdown;
+  double model_slowdown = 0;
+};
+
+std::string device_line() {
+  const kit::GpuStatus& g = kit::gpu_status();
+  if (!g.usable) {
+    return "none (model only): " + g.reason;
+  }
+  return g.name + " (" + g.arch() + ", " + std::to_string(g.sm_count) + " SMs)";
+}
+
+std::string today() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+  return buf;
+}
+
+std::string fixed(std::optional<double> v, int digits) {
+  if (!v) {
+    return "";
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, *v);
+  return buf;
+}
+
+void print(std::ostream& out, const Options& o, const std::vector<Row>& rows,
+           const std::vector<std::string>& notes) {
+  const char* op = o.op == kit::SharedOp::store ? "store" : "load";
+  if (o.format == Options::Format::csv) {
+    out << "# device: " << device_line() << "\n# date: " << today() << "\n# command: " << o.command
+        << "\n# access: " << op << "\n";
+    for (const auto& n : notes) {
+      out << "# note: " << n << "\n";
+    }
+    out << "type,stride,model_wavefronts,counter_wavefronts,slowdown,model_slowdown\n";
+    for (const Row& r : rows) {
+      out << o.type << "," << r.label << "," << r.model << "," << fixed(r.counter, 2) << ","
+          << fixed(r.slowdown, 3) << "," << fixed(r.model_slowdown, 3) << "\n";
+    }
+    return;
+  }
+  if (o.format == Options::Format::json) {
+    auto esc = [](const std::string& s) {
+      std::string e;
+      for (char c : s) {
+        if (c == '"' || c == '\\')
+          e += '\\';
+        e += c;
+      }
+      return e;
+    };
+    auto num = [](std::optional<double> v, int d) { return v ? fixed(v, d) : std::string("null"); };
+    out << "{\"device\": \"" << esc(device_line()) << "\", \"date\": \"" << today()
+        << "\", \"command\": \"" << esc(o.command) << "\", \"type\": \"" << o.type
+        << "\", \"access\": \"" << op << "\", \"notes\": [";
+    for (std::size_t i = 0; i < notes.size(); ++i) {
+      out << (i ? ", " : "") << "\"" << esc(notes[i]) << "\"";
+    }
+    out << "], \"rows\": [";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const Row& r = rows[i];
+      out << (i ? ", " : "") << "{\"stride\": \"" << r.label
+          << "\", \"model_wavefronts\": " << r.model
+          << ", \"counter_wavefronts\": " << num(r.counter, 2)
+          << ", \"slowdown\": " << num(r.slowdown, 3)
+          << ", \"model_slowdown\": " << fixed(r.model_slowdown, 3) << "}";
+    }
+    out << "]}\n";
+    return;
+  }
+  out << o.type << " " << op << "s, device: " << device_line() << "\n";
+  out << "  stride   model wavefronts   counter wavefronts   slowdown   model slowdown\n";
+  for (const Row& r : rows) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %6s   %16d   %18s   %8s   %14s\n", r.label.c_str(), r.model,
+                  r.counter ? fixed(r.counter, 2).c_str() : "-",
+                  r.slowdown ? (fixed(r.slowdown, 2) + "x").c_str() : "-",
+                  (fixed(r.model_slowdown, 2) + "x").c_str());
+    out << line;
+  }
+  for (const auto& n : notes) {
+    out << "note: " << n << "\n";
+  }
+}
+
+int run(const Options& o) {
+  std::vector<Row> rows;
+  const kit::Pattern baseline = kit::strided_pattern(o.elem_bytes, 1, o.op);
+  if (o.offsets) {
+    Row r;
+    r.label = "custom";
+    r.pattern.name = o.type + " custom offsets";
+    r.pattern.op = o.op;
+    r.pattern.access.width = o.elem_bytes;
+    for (int lane = 0; lane < kit::kWarpSize; ++lane) {
+      r.pattern.access.address[lane] = (*o.offsets)[lane];
+    }
+    rows.push_back(r);
+  } else {
+    for (unsigned s : o.strides) {
+      Row r;
+      r.label = std::to_string(s);
+      r.pattern = kit::strided_pattern(o.elem_bytes, s, o.op);
+      rows.push_back(r);
+    }
+  }
+  for (Row& r : rows) {
+    const kit::BankReport rep = kit::analyze(r.pattern.access, o.op);
+    if (!rep.ok()) {
+      throw UsageError("--offsets: lane " + std::to_string(rep.error_lane) + ": " +
+                       kit::to_string(rep.error) + " (width " + std::to_string(o.elem_bytes) + ")");
+    }
+    r.model = rep.wavefronts;
+    r.model_slowdown = kit::model_ratio(r.pattern, baseline);
+  }
+
+  std::vector<std::string> notes;
+  const kit::GpuStatus& gpu = kit::gpu_status();
+  if (!gpu.usable) {
+    notes.push_back("measured columns empty: " + gpu.reason);
+  } else {
+    if (o.counters) {
+      kit::CounterSession session;
+      if (!session.ok()) {
+        notes.push_back("counter column empty: " + session.refusal());
+      } else {
+        constexpr int kBlocks = 2, kRounds = 1;
+        for (Row& r : rows) {
+          const kit::PatternBench bench(r.pattern);
+          const kit::SharedCounters c = session.measure([&] { bench.run(kBlocks, kRounds); });
+          const bool load = o.op == kit::SharedOp::load;
+          const std::uint64_t req = load ? c.sass.load_requests : c.sass.store_requests;
+          const std::uint64_t wav = load ? c.sass.load_wavefronts : c.sass.store_wavefronts;
+          if (req != bench.pattern_requests(kBlocks, kRounds)) {
+            throw std::runtime_error("the pattern kernel issued " + std::to_string(req) +
+                                     " requests, not " +
+                                     std::to_string(bench.pattern_requests(kBlocks, kRounds)));
+          }
+          r.counter = static_cast<double>(wav) / static_cast<double>(req);
+        }
+      }
+    } else {
+      notes.push_back("counter column empty: --no-counters");
+    }
+    if (o.timing && !kit::small_mode()) {
+      for (Row& r : rows) {
+        kit::PatternBench a(r.pattern), b(baseline);
+        const kit::PatternPair pair = kit::saturating_pair(a, b);
+        const kit::Slowdown s = kit::measure_slowdown(pair.a, pair.b);
+        r.slowdown = s.ratio;
+      }
+      if (auto busy = kit::gpu_contention()) {
+        notes.push_back("timings may be off: " + *busy);
+      }
+    } else {
+      notes.push_back(std::string("slowdown column empty: ") +
+                      (o.timing ? "small mode (KIT_SMALL=1)" : "--no-timing"));
+    }
+  }
+
+  if (o.output.empty()) {
+    print(std::cout, o, rows, notes);
+    return 0;
+  }
+  std::ofstream f(o.output);
+  if (!f) {
+    throw UsageError("--output: cannot write '" + o.output + "'");
+  }
+  print(f, o, rows, notes);
+  f.close();
+  if (!f) {
+    throw UsageError("--output: cannot write '" + o.output + "'");
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(parse(argc, argv));
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "bank-conflicts: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bank-conflicts: measuring failed: %s\n", e.what());
+    return 1;
+  }
+}
