@@ -1,0 +1,45 @@
+// The pattern kernel runs cleanly for every width, loads and stores, full and partial warps:
+// these launches are what the sanitizer run checks (they run in the small mode too, where
+// counter and timing tests skip).
+#include <gtest/gtest.h>
+
+#include "kit/cuda_check.hpp"
+#include "kit/pattern.hpp"
+#include "kit/testing.hpp"
+
+namespace {
+
+void run_clean(const kit::Pattern& p) {
+  const kit::PatternBench bench(p);
+  bench.run(2, 2);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+TEST(PatternKernel, RunsEveryWidthLoadsAndStores) {
+  KIT_REQUIRE_GPU();
+  for (kit::SharedOp op : {kit::SharedOp::load, kit::SharedOp::store}) {
+    for (int width : {1, 2, 4, 8, 16}) {
+      for (unsigned stride : {1u, 2u, 33u}) {
+        run_clean(kit::strided_pattern(width, stride, op));
+        run_clean(kit::strided_pattern(width, stride, op, 0x0000ffffu));
+      }
+    }
+  }
+  // Broadcast loads: many lanes read one word, no race.
+  for (int width : {1, 2, 4, 8, 16}) {
+    run_clean(kit::strided_pattern(width, 0));
+  }
+}
+
+// Several lanes of one instruction store to one word: exactly one of them wins, and which one
+// is not defined. Lesson 04 shows its cost (one wavefront). It is a data race on purpose, so
+// the sanitizer run excludes this test from racecheck by name (tools/reliability/run_sanitizers.py).
+TEST(PatternKernel, BroadcastStoresRaceOnPurpose) {
+  KIT_REQUIRE_GPU();
+  for (int width : {1, 2, 4, 8, 16}) {
+    run_clean(kit::strided_pattern(width, 0, kit::SharedOp::store));
+  }
+}
+
+} // namespace
