@@ -86,8 +86,9 @@ std::string lane_ranges(const std::vector<int>& lanes) {
 }
 
 std::string verdict(const kit::BankReport& r) {
-  std::string out = std::to_string(r.wavefronts) + (r.wavefronts == 1 ? " wavefront" : " wavefronts") +
-                    " (ideal " + std::to_string(r.ideal) + "): ";
+  std::string out = std::to_string(r.wavefronts) +
+                    (r.wavefronts == 1 ? " wavefront" : " wavefronts") + " (ideal " +
+                    std::to_string(r.ideal) + "): ";
   if (r.wavefronts <= r.ideal) {
     return out + "conflict-free";
   }

@@ -30,8 +30,8 @@ struct Phase {
 
 /// A request, the model's report on it, and its phases laid out for drawing.
 struct BankMap {
-  Request request;         ///< What was modelled.
-  kit::BankReport report;  ///< The model's verdict (report.ok() is true).
+  Request request;        ///< What was modelled.
+  kit::BankReport report; ///< The model's verdict (report.ok() is true).
   std::vector<Phase> phases;
 };
 

@@ -32,7 +32,8 @@ struct TypeWidth {
   const char* name;
   int bytes;
 };
-constexpr TypeWidth kTypes[] = {{"u8", 1}, {"half", 2}, {"float", 4}, {"double", 8}, {"float4", 16}};
+constexpr TypeWidth kTypes[] = {
+    {"u8", 1}, {"half", 2}, {"float", 4}, {"double", 8}, {"float4", 16}};
 
 std::uint32_t parse_u32(const std::string& s, const std::string& what) {
   if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) {
@@ -197,8 +198,8 @@ Options parse_options(int argc, const char* const* argv) {
       r.access.address[lane] = (*offsets)[static_cast<std::size_t>(lane)];
     }
   } else {
-    const std::uint64_t last = std::uint64_t{*stride} * (kit::kWarpSize - 1) *
-                               static_cast<std::uint64_t>(r.access.width);
+    const std::uint64_t last =
+        std::uint64_t{*stride} * (kit::kWarpSize - 1) * static_cast<std::uint64_t>(r.access.width);
     if (last > UINT32_MAX) {
       throw UsageError("--stride: " + std::to_string(*stride) +
                        " puts lane 31 beyond a 32-bit offset");

@@ -17,18 +17,18 @@ struct UsageError : std::runtime_error {
 
 /// One request to model, with the words that describe it.
 struct Request {
-  kit::WarpAccess access;                  ///< Lane offsets, active lanes and width.
-  kit::SharedOp op = kit::SharedOp::load;  ///< Load or store.
-  std::string title;                       ///< "float load, stride 2" or the --title text.
+  kit::WarpAccess access;                 ///< Lane offsets, active lanes and width.
+  kit::SharedOp op = kit::SharedOp::load; ///< Load or store.
+  std::string title;                      ///< "float load, stride 2" or the --title text.
 };
 
 /// Everything the command line asks for.
 struct Options {
-  Request request;                 ///< The request to model.
-  bool json = false;               ///< Print JSON instead of text.
-  bool svg_to_stdout = false;      ///< `--svg` without a file (or `--svg -`): SVG on stdout.
-  std::optional<std::string> svg;  ///< `--svg FILE`: write the picture there.
-  bool help = false;               ///< `--help`: print the usage and stop.
+  Request request;                ///< The request to model.
+  bool json = false;              ///< Print JSON instead of text.
+  bool svg_to_stdout = false;     ///< `--svg` without a file (or `--svg -`): SVG on stdout.
+  std::optional<std::string> svg; ///< `--svg FILE`: write the picture there.
+  bool help = false;              ///< `--help`: print the usage and stop.
 };
 
 /// The usage text printed by `--help`.

@@ -1,0 +1,58 @@
+#include <cstdio>
+#include <string>
+
+#include "render.hpp"
+
+namespace bank_map {
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      q += '\\';
+      q += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      q += buf;
+    } else {
+      q += c;
+    }
+  }
+  return q + "\"";
+}
+
+} // namespace
+
+void write_json(std::ostream& out, const BankMap& m) {
+  const kit::BankReport& r = m.report;
+  const kit::WarpAccess& a = m.request.access;
+  char mask[16];
+  std::snprintf(mask, sizeof mask, "0x%08x", a.mask);
+  out << "{\n  \"title\": " << quoted(m.request.title) << ",\n  \"op\": \""
+      << (r.op == kit::SharedOp::store ? "store" : "load") << "\",\n  \"width\": " << r.width
+      << ",\n  \"mask\": \"" << mask << "\",\n  \"wavefronts\": " << r.wavefronts
+      << ",\n  \"ideal\": " << r.ideal << ",\n  \"phases\": " << r.phases
+      << ",\n  \"phase_wavefronts\": [";
+  for (int p = 0; p < r.phases; ++p) {
+    out << (p ? ", " : "") << r.phase_wavefronts[p];
+  }
+  out << "],\n  \"lanes\": [\n";
+  for (int lane = 0; lane < kit::kWarpSize; ++lane) {
+    const kit::LaneDetail& d = r.lanes[lane];
+    out << "    {\"lane\": " << lane << ", \"offset\": " << a.address[lane];
+    if (d.active) {
+      out << ", \"active\": true, \"phase\": " << d.phase << ", \"bank\": " << d.bank
+          << ", \"word\": " << d.word << ", \"words\": " << d.words
+          << ", \"wavefront\": " << d.wavefront << "}";
+    } else {
+      out << ", \"active\": false, \"phase\": null, \"bank\": null, \"word\": null, "
+             "\"words\": 0, \"wavefront\": null}";
+    }
+    out << (lane + 1 < kit::kWarpSize ? ",\n" : "\n");
+  }
+  out << "  ]\n}\n";
+}
+
+} // namespace bank_map
