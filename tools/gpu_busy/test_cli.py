@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""CPU tests of gpu-busy's error paths: bad flags and numbers exit 2 with one line; without a
+usable GPU (forced with KIT_FORCE_NO_GPU) it says why and exits 1."""
+
+import os
+import subprocess
+import sys
+import unittest
+
+TOOL = sys.argv.pop(1) if len(sys.argv) > 1 else "gpu-busy"
+
+
+def run(*args, env=None):
+    return subprocess.run([TOOL, *args], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, **(env or {})))
+
+
+class Errors(unittest.TestCase):
+    def test_bad_arguments(self):
+        for args, words in [([], "--seconds is required"),
+                            (["--seconds"], "unknown or incomplete argument"),
+                            (["--seconds", "abc"], "bad number for --seconds"),
+                            (["--seconds", "-5"], "bad number for --seconds"),
+                            (["--seconds", "99999"], "bad number for --seconds"),
+                            (["--seconds", "1", "--kernel-ms", "0"], "bad number for --kernel-ms"),
+                            (["--fast"], "unknown or incomplete argument")]:
+            with self.subTest(args=args):
+                p = run(*args)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(words, p.stderr.splitlines()[0])
+
+    def test_no_gpu(self):
+        p = run("--seconds", "1", env={"KIT_FORCE_NO_GPU": "simulated"})
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("no usable GPU", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
