@@ -74,27 +74,8 @@ Timing time_launch(const Launch& l, const TimerOptions& opt) {
   return summarize(samples);
 }
 
-Slowdown measure_slowdown(const Launch& a, const Launch& b, const TimerOptions& opt) {
+Slowdown measure_ratio(const Launch& a, const Launch& b, const TimerOptions& opt) {
   refuse_while_profiling();
-  if (a.block_threads != b.block_threads || a.smem_bytes != b.smem_bytes) {
-    std::ostringstream m;
-    m << "kit timer: '" << a.name << "' (" << a.block_threads << " threads, " << a.smem_bytes
-      << " B shared) and '" << b.name << "' (" << b.block_threads << " threads, " << b.smem_bytes
-      << " B shared) must share block shape and shared-memory size";
-    throw std::logic_error(m.str());
-  }
-  Slowdown s;
-  const int occ_a = blocks_per_sm(a.kernel, a.block_threads, a.smem_bytes);
-  const int occ_b = blocks_per_sm(b.kernel, b.block_threads, b.smem_bytes);
-  if (occ_a != occ_b) {
-    std::ostringstream m;
-    m << "kit timer: '" << a.name << "' fits " << occ_a << " blocks per SM but '" << b.name
-      << "' fits " << occ_b << " (registers?): compare kernels of equal occupancy";
-    throw std::logic_error(m.str());
-  }
-  s.blocks_per_sm = occ_a;
-  s.warps_per_sm = occ_a * ((a.block_threads + 31) / 32);
-
   Event start, stop;
   for (int i = 0; i < opt.warmup; ++i) {
     time_once(a, nullptr, start, stop);
@@ -105,9 +86,33 @@ Slowdown measure_slowdown(const Launch& a, const Launch& b, const TimerOptions& 
     ta.push_back(time_once(a, nullptr, start, stop));
     tb.push_back(time_once(b, nullptr, start, stop));
   }
+  Slowdown s;
   s.a = summarize(ta);
   s.b = summarize(tb);
   s.ratio = s.b.median_ms > 0 ? s.a.median_ms / s.b.median_ms : 0;
+  return s;
+}
+
+Slowdown measure_slowdown(const Launch& a, const Launch& b, const TimerOptions& opt) {
+  refuse_while_profiling();
+  if (a.block_threads != b.block_threads || a.smem_bytes != b.smem_bytes) {
+    std::ostringstream m;
+    m << "kit timer: '" << a.name << "' (" << a.block_threads << " threads, " << a.smem_bytes
+      << " B shared) and '" << b.name << "' (" << b.block_threads << " threads, " << b.smem_bytes
+      << " B shared) must share block shape and shared-memory size";
+    throw std::logic_error(m.str());
+  }
+  const int occ_a = blocks_per_sm(a.kernel, a.block_threads, a.smem_bytes);
+  const int occ_b = blocks_per_sm(b.kernel, b.block_threads, b.smem_bytes);
+  if (occ_a != occ_b) {
+    std::ostringstream m;
+    m << "kit timer: '" << a.name << "' fits " << occ_a << " blocks per SM but '" << b.name
+      << "' fits " << occ_b << " (registers?): compare kernels of equal occupancy";
+    throw std::logic_error(m.str());
+  }
+  Slowdown s = measure_ratio(a, b, opt);
+  s.blocks_per_sm = occ_a;
+  s.warps_per_sm = occ_a * ((a.block_threads + 31) / 32);
   return s;
 }
 

@@ -51,8 +51,8 @@ struct Slowdown {
   double ratio = 0;      ///< median(A) / median(B).
   Timing a;              ///< Samples of A.
   Timing b;              ///< Samples of B.
-  int blocks_per_sm = 0; ///< Resident blocks per SM (same for both).
-  int warps_per_sm = 0;  ///< Resident warps per SM (same for both).
+  int blocks_per_sm = 0; ///< Resident blocks per SM (same for both; 0 from measure_ratio).
+  int warps_per_sm = 0;  ///< Resident warps per SM (same for both; 0 from measure_ratio).
 };
 
 /// Resident blocks per SM of a kernel at this block size and shared memory (throws CudaError).
@@ -64,8 +64,18 @@ int saturating_blocks(const void* kernel, int block_threads, std::size_t smem_by
 /// Times one launch (warm-up, then the median of `repeats`).
 Timing time_launch(const Launch& l, const TimerOptions& opt = {});
 
-/// Times A against B, alternating launches. Throws std::logic_error when the two differ in
-/// block shape, shared memory or occupancy, or while a counter session is active (the
+/// Times A against B, alternating launches, with no check that the two are alike: for a
+/// ratio between different kinds of work (a transpose against a device-to-device cudaMemcpy
+/// of the same bytes, one transpose against another), where the ratio is a measured fact to
+/// hold against a threshold, not a shared-memory slowdown to hold against the model. The
+/// launches may be anything that runs on the stream (Launch::kernel may be null); the result's
+/// blocks_per_sm and warps_per_sm are 0. Throws std::logic_error while a counter session is
+/// active.
+Slowdown measure_ratio(const Launch& a, const Launch& b, const TimerOptions& opt = {});
+
+/// Times A against B, alternating launches (measure_ratio), after checking that the two share
+/// block shape, shared memory and occupancy, so that the ratio shows the shared-memory work
+/// alone. Throws std::logic_error when they differ, or while a counter session is active (the
 /// profiler serialises and replays kernels: its timings mean nothing).
 Slowdown measure_slowdown(const Launch& a, const Launch& b, const TimerOptions& opt = {});
 
