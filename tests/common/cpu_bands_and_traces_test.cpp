@@ -43,6 +43,18 @@ TEST(Trace, SumsRequestsAndWavefrontsPerOp) {
   EXPECT_DOUBLE_EQ(c.load_wavefronts_per_request(), 32.0);
 }
 
+TEST(Trace, IdealKeepsRequestsAndCostsEachAtItsWidthsIdeal) {
+  kit::Trace t;
+  t.add(kit::SharedOp::load, kit::strided_access(4, 32), 10, "column");
+  t.add(kit::SharedOp::load, kit::strided_access(8, 2), 3, "double stride 2");
+  t.add(kit::SharedOp::store, kit::strided_access(4, 2), 5, "stride 2 store");
+  const kit::SharedCounts c = t.ideal();
+  EXPECT_EQ(c.load_requests, 13u);
+  EXPECT_EQ(c.load_wavefronts, 10u * 1 + 3u * 2);
+  EXPECT_EQ(c.store_requests, 5u);
+  EXPECT_EQ(c.store_wavefronts, 5u);
+}
+
 TEST(Trace, LaneFunctionsMaskInactiveLanes) {
   kit::Trace t;
   t.add(

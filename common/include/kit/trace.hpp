@@ -128,6 +128,20 @@ public:
     return c;
   }
 
+  /// What the counters would read if every instruction cost its width's ideal (the same
+  /// requests as expected(), wavefronts at the ideal): the target of a conflict-free kernel.
+  /// Throws std::invalid_argument like expected().
+  SharedCounts ideal() const {
+    SharedCounts c = expected(); // validates every entry and counts the requests
+    c.load_wavefronts = 0;
+    c.store_wavefronts = 0;
+    for (const TraceEntry& e : entries_) {
+      const std::uint64_t w = static_cast<std::uint64_t>(analyze(e.access, e.op).ideal) * e.repeat;
+      (e.op == SharedOp::load ? c.load_wavefronts : c.store_wavefronts) += w;
+    }
+    return c;
+  }
+
   /// One line per entry: label, op, width, wavefronts per request, repeats.
   std::string describe() const {
     std::ostringstream out;
