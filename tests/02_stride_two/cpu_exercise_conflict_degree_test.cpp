@@ -1,0 +1,34 @@
+// Part 2: conflict_degree(stride) against the bank model, for every stride from 0 to 128.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include <demo.hpp>
+#include <exercise.hpp>
+
+#include "kit/bank_model.hpp"
+
+namespace {
+
+constexpr unsigned kLargestStride = 128;
+constexpr int kShownMisses = 4;
+
+TEST(ConflictDegree, MatchesTheModelForEveryStride) {
+  std::ostringstream misses;
+  int missed = 0;
+  for (unsigned s = 0; s <= kLargestStride; ++s) {
+    const kit::BankReport r = kit::analyze(lesson02::stride_demo(s).access);
+    ASSERT_TRUE(r.ok()) << "stride " << s;
+    const int mine = lesson02::conflict_degree(s);
+    if (mine != r.wavefronts && missed++ < kShownMisses) {
+      misses << "  stride " << s << ": conflict_degree says " << mine << ", the model "
+             << r.wavefronts << " (lane 1 is in bank " << r.lanes[1].bank << ", lane 16 in bank "
+             << r.lanes[16].bank << "; try `bank-map --type float --stride " << s << "`)\n";
+    }
+  }
+  EXPECT_EQ(missed, 0) << missed << " of the strides 0.." << kLargestStride
+                       << " disagree with the model, among them:\n"
+                       << misses.str();
+}
+
+} // namespace

@@ -1,0 +1,41 @@
+// Part 3 on the GPU: the counters read every request of correlate at its width's ideal
+// (1 wavefront for a 4-byte access, 2 for an 8-byte one).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <exercise.hpp>
+
+#include "correlate_trace.hpp"
+#include "kit/buffer.hpp"
+#include "kit/testing.hpp"
+
+namespace {
+
+class CorrelateCounters : public kit::testing::CounterTest {};
+
+TEST_F(CorrelateCounters, EveryRequestAtItsIdeal) {
+  const lesson02::Taps h{};
+  for (int n : {lesson02::kBlockThreads * 64, lesson02::kBlockThreads * 3 + 77}) {
+    kit::DeviceBuffer<float2> d_x(n), d_y(n);
+    d_x.fill_bytes(0);
+    const kit::Trace trace = lesson02::testing::exercise_trace(n);
+    const kit::SharedCounters c =
+        session().measure([&] { lesson02::correlate(d_x.get(), d_y.get(), n, h); });
+    const kit::SharedCounts ideal = trace.ideal();
+    kit::testing::report("correlate n=" + std::to_string(n), c, trace.expected());
+    EXPECT_EQ(c.sass.load_requests, ideal.load_requests)
+        << "n = " << n << ": the kernel does not issue the loads your trace describes "
+        << "(kPairAccess, re_slot, im_slot)";
+    EXPECT_EQ(c.sass.load_wavefronts, ideal.load_wavefronts)
+        << "n = " << n << ": the tap loads conflict (" << c.sass.load_wavefronts
+        << " wavefronts for " << c.sass.load_requests << " requests, ideal "
+        << ideal.load_wavefronts << ")";
+    EXPECT_EQ(c.sass.store_wavefronts, ideal.store_wavefronts)
+        << "n = " << n << ": the staging stores conflict (" << c.sass.store_wavefronts
+        << " wavefronts for " << c.sass.store_requests << " requests, ideal "
+        << ideal.store_wavefronts << ")";
+  }
+}
+
+} // namespace
