@@ -1,0 +1,37 @@
+// Part 1: your predictions, checked by the bank model (no GPU needed). A tile row is 32
+// consecutive floats; a column of a tile whose rows are P floats apart is lane x at float
+// x * P.
+#include <gtest/gtest.h>
+
+#include <exercise.hpp>
+
+#include "kit/bank_model.hpp"
+
+namespace {
+
+int column_read(unsigned pitch) {
+  return kit::wavefronts(kit::strided_access(sizeof(float), pitch));
+}
+
+TEST(Predictions, RowStore) {
+  EXPECT_EQ(lesson05::kPredictedRowStoreWavefronts,
+            kit::wavefronts(kit::strided_access(sizeof(float), 1), kit::SharedOp::store))
+      << "a warp stores 32 consecutive floats: how many different words does any bank get?";
+}
+
+TEST(Predictions, ColumnReadPitch32) {
+  EXPECT_EQ(lesson05::kPredictedColumnReadPitch32Wavefronts, column_read(32))
+      << "lane x reads word 32 x + y: which bank is that, for every lane?";
+}
+
+TEST(Predictions, ColumnReadPitch33) {
+  EXPECT_EQ(lesson05::kPredictedColumnReadPitch33Wavefronts, column_read(33))
+      << "lane x reads word 33 x + y, in bank (33 x + y) % 32 = (x + y) % 32";
+}
+
+TEST(Predictions, ColumnReadPitch34) {
+  EXPECT_EQ(lesson05::kPredictedColumnReadPitch34Wavefronts, column_read(34))
+      << "lane x reads word 34 x + y, in bank (2 x + y) % 32: which lanes share a bank?";
+}
+
+} // namespace
