@@ -33,7 +33,7 @@ struct SharedCounters {
 class CounterSession {
 public:
   /// Opens the session and measures a probe kernel; never throws for a refusal.
-  /// The environment variable KIT_COUNTERS_REFUSE=<reason> forces the refusal path.
+  /// The environment variable `KIT_COUNTERS_REFUSE=<reason>` forces the refusal path.
   CounterSession();
   ~CounterSession();
   CounterSession(const CounterSession&) = delete;

@@ -29,7 +29,7 @@ struct GpuStatus {
 
 /// The GPU status of this process, computed once. Never throws: a missing driver, no device,
 /// or a GPU this build has no kernels for all give usable == false and a reason.
-/// Setting the environment variable KIT_FORCE_NO_GPU=<reason> simulates a machine without a
+/// Setting the environment variable `KIT_FORCE_NO_GPU=<reason>` simulates a machine without a
 /// usable GPU (for testing the skip paths).
 const GpuStatus& gpu_status();
 

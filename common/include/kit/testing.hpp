@@ -78,6 +78,7 @@ void report(const std::string& what, const SharedCounters& measured, const Share
 /// counters cannot be read (no GPU, restricted counters, another profiler attached, ...).
 class CounterTest : public ::testing::Test {
 protected:
+  /// Opens the session; skips the test with the session's reason when it is refused.
   void SetUp() override;
   /// Measures `launch` and expects the counters to equal `trace`'s model; prints the report
   /// line. Returns the counters.

@@ -94,6 +94,7 @@ inline constexpr int kSlowdownAttempts = 3;
 
 /// The outcome of holding a measured slowdown against the model.
 struct SlowdownVerdict {
+  /// What the measurement says about the model.
   enum class Kind {
     pass,         ///< Inside the band.
     fail,         ///< Outside the band on a quiet GPU, every attempt.

@@ -1,0 +1,50 @@
+// Part 2 on the CPU: the bank model over every column of your tile layout gives 1 wavefront,
+// and every instruction of score_rows costs its ideal: as cheap as the twin.
+#include <gtest/gtest.h>
+
+#include <utility>
+
+#include <exercise.hpp>
+
+#include "kit/bank_model.hpp"
+#include "score_rows_trace.hpp"
+
+namespace {
+
+using lesson03::kTileDim;
+
+kit::WarpAccess column(int col) {
+  kit::WarpAccess a;
+  a.width = sizeof(float);
+  for (int lane = 0; lane < kit::kWarpSize; ++lane) {
+    a.address[lane] = lesson03::testing::bytes_of(lesson03::tile_index(lane, col));
+  }
+  return a;
+}
+
+TEST(TileIndex, EveryColumnIsOneWavefront) {
+  for (int c = 0; c < kTileDim; ++c) {
+    const kit::BankReport r = kit::analyze(column(c));
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r.wavefronts, 1) << "column " << c << " costs " << r.wavefronts
+                               << " wavefronts: lanes 0, 1, 2 use banks " << r.lanes[0].bank << ", "
+                               << r.lanes[1].bank << ", " << r.lanes[2].bank
+                               << ". Try `bank-map --type float --stride " << kTileDim << "`.";
+    if (r.wavefronts != 1) {
+      break; // every column tells the same story
+    }
+  }
+}
+
+TEST(TileIndex, ScoreRowsAsCheapAsItsTwin) {
+  for (auto [rows, cols] : {std::pair{1000, 777}, std::pair{kTileDim, kTileDim}}) {
+    const kit::Trace trace = lesson03::testing::exercise_trace(rows, cols);
+    EXPECT_EQ(trace.expected(), trace.ideal())
+        << rows << " x " << cols << ": some instruction of score_rows costs more than its ideal";
+    EXPECT_DOUBLE_EQ(lesson03::testing::model_ratio(rows, cols), 1.0)
+        << rows << " x " << cols << ": the model says score_rows spends "
+        << lesson03::testing::model_ratio(rows, cols) << "x the wavefronts of its twin";
+  }
+}
+
+} // namespace

@@ -1,0 +1,220 @@
+"""What the docs tools share: where things are in the repository, the lessons, the two
+manifests (docs/pictures.txt, docs/measured.txt) and a Markdown scanner that knows which text is
+code (links and markers inside code are left alone)."""
+
+import os
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Iterator, List, Optional, Tuple
+
+PICTURES_MANIFEST = "docs/pictures.txt"
+MEASURED_MANIFEST = "docs/measured.txt"
+LESSON_DIR = re.compile(r"^(\d\d)_[A-Za-z0-9_]+$")
+
+
+class DocsError(Exception):
+    """A problem a person must fix; printed as one line naming the file."""
+
+
+def repo_root() -> str:
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@dataclass
+class Lesson:
+    number: str  # "01"
+    folder: str  # "lessons/01_no_conflict" (from the repository root)
+    readme: str  # "lessons/01_no_conflict/README.md"
+    title: str  # the README's first heading, or the folder name
+
+    @property
+    def page(self) -> str:
+        return "lesson" + self.number
+
+
+def lessons(root: str) -> List[Lesson]:
+    """Every lessons/NN_topic folder that has a README.md, in order."""
+    found = []
+    base = os.path.join(root, "lessons")
+    for name in sorted(os.listdir(base)) if os.path.isdir(base) else []:
+        m = LESSON_DIR.match(name)
+        readme = os.path.join(base, name, "README.md")
+        if m and os.path.isfile(readme):
+            with open(readme, encoding="utf-8") as f:
+                first = f.readline().strip()
+            title = first[2:].strip() if first.startswith("# ") else name
+            found.append(Lesson(m.group(1), f"lessons/{name}", f"lessons/{name}/README.md", title))
+    return found
+
+
+def markdown_documents(root: str) -> List[str]:
+    """The Markdown files the site is made of (and that may hold generated blocks): the lesson
+    READMEs in order, then docs/*.md."""
+    docs = [l.readme for l in lessons(root)]
+    base = os.path.join(root, "docs")
+    docs += [f"docs/{n}" for n in sorted(os.listdir(base)) if n.endswith(".md")] \
+        if os.path.isdir(base) else []
+    return docs
+
+
+def lesson_folder_of(path: str) -> Optional[str]:
+    """"lessons/02_stride_two" for a path inside that lesson's folder, else None."""
+    parts = path.split("/")
+    if len(parts) >= 2 and parts[0] == "lessons" and LESSON_DIR.match(parts[1]):
+        return "/".join(parts[:2])
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Manifests: one entry a line, '#' starts a comment, fields split as a shell would.
+
+
+@dataclass
+class Picture:
+    path: str  # where it lives, from the repository root
+    kind: str  # "bank-map" or "chart"
+    args: List[str]  # bank-map arguments, or [csv path] for a chart
+    line: int
+
+
+def _manifest_lines(root: str, manifest: str) -> Iterator[Tuple[int, List[str]]]:
+    path = os.path.join(root, manifest)
+    with open(path, encoding="utf-8") as f:
+        for number, text in enumerate(f, 1):
+            try:
+                fields = shlex.split(text, comments=True)
+            except ValueError as e:
+                raise DocsError(f"{manifest}:{number}: {e}")
+            if fields:
+                yield number, fields
+
+
+def pictures(root: str) -> List[Picture]:
+    out, seen = [], set()
+    for number, fields in _manifest_lines(root, PICTURES_MANIFEST):
+        where = f"{PICTURES_MANIFEST}:{number}"
+        path = fields[0]
+        if not path.endswith(".svg") or path.startswith("/") or ".." in path.split("/"):
+            raise DocsError(f"{where}: '{path}' is not an .svg path inside the repository")
+        if path in seen:
+            raise DocsError(f"{where}: '{path}' is listed twice")
+        seen.add(path)
+        if len(fields) >= 2 and fields[1] == "chart":
+            if len(fields) != 3:
+                raise DocsError(f"{where}: a chart line is '<svg> chart <csv>'")
+            out.append(Picture(path, "chart", [fields[2]], number))
+        elif len(fields) >= 2:
+            out.append(Picture(path, "bank-map", fields[1:], number))
+        else:
+            raise DocsError(f"{where}: '{path}' has no bank-map arguments")
+    return out
+
+
+@dataclass
+class MeasuredItem:
+    block: str  # "lesson02"
+    kind: str  # "table" or "chart"
+    path: str  # a CSV (table) or a picture (chart), from the repository root
+    strides: List[str] = field(default_factory=list)  # table rows to show, as in the CSV
+    line: int = 0
+
+
+def parse_strides(text: str) -> List[str]:
+    """"1,2,4" or "0:8" or "1,32:34" -> ["1", "2", "4"] ..."""
+    out = []
+    for part in text.split(","):
+        if re.fullmatch(r"\d+:\d+", part):
+            first, last = (int(x) for x in part.split(":"))
+            out.extend(str(s) for s in range(first, last + 1))
+        elif re.fullmatch(r"\d+|custom", part):
+            out.append(part)
+        else:
+            raise DocsError(f"'{text}' is not a stride list (like 1,2,4 or 0:8)")
+    return out
+
+
+def measured_items(root: str) -> List[MeasuredItem]:
+    out = []
+    for number, fields in _manifest_lines(root, MEASURED_MANIFEST):
+        where = f"{MEASURED_MANIFEST}:{number}"
+        if len(fields) in (3, 4) and fields[1] == "table":
+            try:
+                strides = parse_strides(fields[3]) if len(fields) == 4 else []
+            except DocsError as e:
+                raise DocsError(f"{where}: {e}")
+            out.append(MeasuredItem(fields[0], "table", fields[2], strides, number))
+        elif len(fields) == 3 and fields[1] == "chart":
+            out.append(MeasuredItem(fields[0], "chart", fields[2], [], number))
+        else:
+            raise DocsError(f"{where}: want '<block> table <csv> [<strides>]' or "
+                            "'<block> chart <svg>'")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Markdown
+
+
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def prose_lines(text: str) -> Iterator[Tuple[int, str, bool]]:
+    """(index, line, in_code) for each line; fenced code blocks are code."""
+    fence = None
+    for i, line in enumerate(text.split("\n")):
+        m = FENCE.match(line)
+        if fence is None and m:
+            fence = m.group(1)
+            yield i, line, True
+        elif fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            yield i, line, True
+        else:
+            yield i, line, False
+
+
+LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^()\s]+)(\s+\"[^\"]*\")?\)")
+
+
+def map_links(line: str, fn) -> str:
+    """Rewrites the [text](target) and ![alt](target) of one prose line, outside `code`:
+    fn(is_image, text, target) returns the replacement."""
+    parts = re.split(r"(`+[^`]*`+)", line)
+    for k in range(0, len(parts), 2):
+        parts[k] = LINK.sub(lambda m: fn(m.group(1) == "!", m.group(2), m.group(3), m.group(0)),
+                            parts[k])
+    return "".join(parts)
+
+
+def images_of(text: str) -> List[str]:
+    """The targets of every image in a Markdown text (outside code)."""
+    found = []
+
+    def keep(is_image, _text, target, whole):
+        if is_image:
+            found.append(target)
+        return whole
+
+    for _, line, code in prose_lines(text):
+        if not code:
+            map_links(line, keep)
+    return found
+
+
+def is_external(target: str) -> bool:
+    return re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target) is not None or target.startswith("//")
+
+
+def resolve(doc: str, target: str) -> str:
+    """A relative link target of `doc` (both from the repository root) as a path from the root."""
+    path = target.split("#", 1)[0]
+    return os.path.normpath(os.path.join(os.path.dirname(doc), path)).replace(os.sep, "/")
+
+
+def github_slug(heading: str) -> str:
+    """The anchor GitHub gives a heading."""
+    s = heading.strip().lower()
+    s = re.sub(r"[^\w\- ]", "", s)
+    return s.replace(" ", "-")

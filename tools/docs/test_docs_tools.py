@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""CPU tests of the docs tools on small repositories made in a temporary folder: the README
+blocks (measured figures, code excerpts), the Doxygen filter, the pictures check and the charts.
+Also checks that the site's main page gives the README's commands."""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import docs_common  # noqa: E402
+import doxygen_filter  # noqa: E402
+import pictures  # noqa: E402
+import readme_blocks  # noqa: E402
+from charts import chart  # noqa: E402
+from measurements import read_sweep  # noqa: E402
+
+BANK_MAP = None
+if "--bank-map" in sys.argv:
+    i = sys.argv.index("--bank-map")
+    BANK_MAP = sys.argv[i + 1]
+    del sys.argv[i:i + 2]
+
+SWEEP = """# device: {device}
+# date: 2026-11-22
+# command: bank-conflicts --type float --sweep 0:4 --csv
+# access: load
+type,stride,model_wavefronts,counter_wavefronts,slowdown,model_slowdown
+float,0,1,{c0},{s0},1.000
+float,1,1,{c1},{s1},1.000
+float,2,2,{c2},{s2},2.000
+float,3,1,,,1.000
+float,4,4,,,4.000
+"""
+
+
+class Repo:
+    """A small repository: one lesson, docs/ with both manifests and a measurement."""
+
+    def __init__(self, tmp, measured=False):
+        self.root = tmp
+        values = dict(device="NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)", c0="1.00", c1="1.00",
+                      c2="2.00", s0="1.002", s1="1.000", s2="1.931") if measured else \
+            dict(device="none (model only): no usable GPU", c0="", c1="", c2="", s0="",
+                 s1="", s2="")
+        self.write("docs/measurements/sweep_float.csv", SWEEP.format(**values))
+        self.write("docs/measured.txt", """\
+            lesson01  table docs/measurements/sweep_float.csv 1,2
+            lesson01  chart docs/measurements/sweep_float.svg
+            """)
+        self.write("docs/pictures.txt", """\
+            # comment
+            lessons/01_demo/images/stride_2.svg   --type float --stride 2 --title "Stride 2"
+            lessons/07_later/images/later.svg     --type float --stride 1
+            docs/measurements/sweep_float.svg     chart docs/measurements/sweep_float.csv
+            """)
+        self.write("lessons/01_demo/demo.hpp", """\
+            #pragma once
+            namespace demo {
+            // [index]
+            constexpr int index(int lane) { return 2 * lane; } // bank (2 l) % 32
+            // [index]
+            }
+            """)
+        self.write("lessons/01_demo/README.md", """\
+            # Lesson 01: A demo
+
+            ## Goal
+
+            See [the next lesson](../02_next/README.md#goal), [the kit](../../common/include/kit/config.hpp),
+            [the demo](demo.hpp), [above](#goal) and `[not a link](x.md)`.
+
+            ![Stride 2](images/stride_2.svg)
+
+            ```
+            ![in code](images/nothing.svg)
+            ## Not a heading
+            ```
+
+            <!-- snippet:demo.hpp#index -->
+            <!-- /snippet -->
+
+            ## What you should see
+
+            <!-- measured:lesson01 -->
+            old text
+            <!-- /measured -->
+            """)
+        self.write("lessons/02_next/README.md", "# Lesson 02: Next\n\n## Goal\n\nMore.\n")
+        self.write("docs/mainpage.md", "# Course\n\n<!-- lessons -->\n")
+        self.write("docs/lessons.md", "# Lessons\n\n<!-- lessons -->\n")
+
+    def write(self, path, text):
+        full = os.path.join(self.root, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w", encoding="utf-8") as f:
+            f.write(textwrap.dedent(text))
+
+    def read(self, path):
+        with open(os.path.join(self.root, path), encoding="utf-8") as f:
+            return f.read()
+
+
+class Common(unittest.TestCase):
+    def test_strides(self):
+        self.assertEqual(docs_common.parse_strides("1,4:6,32"), ["1", "4", "5", "6", "32"])
+        with self.assertRaises(docs_common.DocsError):
+            docs_common.parse_strides("1;2")
+
+    def test_links_outside_code_only(self):
+        seen = []
+        docs_common.map_links("a [x](y.md) `[z](w.md)` ![i](j.svg)",
+                              lambda img, t, target, whole: seen.append((img, target)) or whole)
+        self.assertEqual(seen, [(False, "y.md"), (True, "j.svg")])
+
+    def test_slug(self):
+        self.assertEqual(docs_common.github_slug("Why the numbers (can) be trusted!"),
+                         "why-the-numbers-can-be-trusted")
+
+
+class ReadmeBlocks(unittest.TestCase):
+    def test_write_fills_blocks_and_check_passes_after(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp)
+            open(os.path.join(tmp, "docs/measurements/sweep_float.svg"), "w").close()
+            stale = readme_blocks.sync(tmp, write=False)
+            self.assertEqual(len(stale), 1)
+            self.assertIn("lessons/01_demo/README.md: generated blocks are stale", stale[0])
+            readme_blocks.sync(tmp, write=True)
+            self.assertEqual(readme_blocks.sync(tmp, write=False), [])
+            text = repo.read("lessons/01_demo/README.md")
+            self.assertIn("```cpp\nconstexpr int index(int lane) { return 2 * lane; } "
+                          "// bank (2 l) % 32\n```", text)
+            self.assertNotIn("old text", text)
+            self.assertIn("| float load | 2 | 2 | — | 2.00x | — |", text)
+            self.assertIn("Model only: no GPU measurement is committed yet "
+                          "(`docs/measurements/sweep_float.csv`)", text)
+            self.assertIn("](../../docs/measurements/sweep_float.svg)", text)
+            # Text outside the markers is untouched.
+            self.assertTrue(text.startswith("# Lesson 01: A demo\n\n## Goal\n"))
+
+    def test_measured_figures_come_from_the_csv(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp, measured=True)
+            open(os.path.join(tmp, "docs/measurements/sweep_float.svg"), "w").close()
+            readme_blocks.sync(tmp, write=True)
+            text = repo.read("lessons/01_demo/README.md")
+            self.assertIn("| float load | 2 | 2 | 2.00 | 2.00x | 1.93x |", text)
+            self.assertIn("Measured on NVIDIA H100 80GB HBM3 (sm_90, 132 SMs), 2026-11-22: "
+                          "`bank-conflicts --type float --sweep 0:4 --csv`", text)
+
+    def test_errors_name_the_problem(self):
+        cases = [
+            ("<!-- measured:lesson09 -->\n<!-- /measured -->\n", "no lines in docs/measured.txt"),
+            ("<!-- measured:lesson01 -->\n", "has no <!-- /measured -->"),
+            ("<!-- snippet:demo.hpp#nope -->\n<!-- /snippet -->\n", "has 0 '// [nope]' markers"),
+            ("<!-- snippet:gone.hpp#index -->\n<!-- /snippet -->\n", "does not exist"),
+        ]
+        for block, words in cases:
+            with self.subTest(block=block), tempfile.TemporaryDirectory() as tmp:
+                repo = Repo(tmp)
+                open(os.path.join(tmp, "docs/measurements/sweep_float.svg"), "w").close()
+                repo.write("lessons/01_demo/README.md", "# Lesson 01: A demo\n\n" + block)
+                with self.assertRaises(docs_common.DocsError) as e:
+                    readme_blocks.sync(tmp, write=False)
+                self.assertIn(words, str(e.exception))
+
+    def test_a_stride_missing_from_the_csv(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp)
+            repo.write("docs/measured.txt", "lesson01 table docs/measurements/sweep_float.csv 9\n")
+            with self.assertRaises(docs_common.DocsError) as e:
+                readme_blocks.sync(tmp, write=False)
+            self.assertIn("docs/measured.txt:1", str(e.exception))
+            self.assertIn("no row for stride 9", str(e.exception))
+
+
+class Filter(unittest.TestCase):
+    def test_lesson_readme_becomes_a_page(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp)
+            out = doxygen_filter.filter_markdown(tmp, "lessons/01_demo/README.md",
+                                                 repo.read("lessons/01_demo/README.md"))
+            lines = out.split("\n")
+            self.assertEqual(lines[0], "# Lesson 01: A demo {#lesson01}")
+            self.assertIn("## Goal {#lesson01_goal}", lines)
+            self.assertIn("[the next lesson](@ref lesson02_goal)", out)
+            self.assertIn("[the kit](@ref config.hpp)", out)
+            self.assertIn("\nthe demo, [above](#lesson01_goal)", out)  # no source browser
+            self.assertIn("`[not a link](x.md)`", out)
+            self.assertIn("![Stride 2](lessons/01_demo/images/stride_2.svg)", out)
+            self.assertIn("![in code](images/nothing.svg)\n## Not a heading", out)
+
+    def test_source_url_links_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp)
+            out = doxygen_filter.filter_markdown(tmp, "lessons/01_demo/README.md",
+                                                 repo.read("lessons/01_demo/README.md"),
+                                                 "https://example.org/course/blob/main")
+            self.assertIn("[the demo](https://example.org/course/blob/main/lessons/01_demo/"
+                          "demo.hpp)", out)
+
+    def test_lesson_lists(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp)
+            main = doxygen_filter.filter_markdown(tmp, "docs/mainpage.md",
+                                                  repo.read("docs/mainpage.md"))
+            self.assertIn("# Course {#mainpage}", main)
+            self.assertIn("1. [Lesson 01: A demo](@ref lesson01)\n2. [Lesson 02: Next](@ref "
+                          "lesson02)", main)
+            index = doxygen_filter.filter_markdown(tmp, "docs/lessons.md",
+                                                   repo.read("docs/lessons.md"))
+            self.assertIn("1. \\subpage lesson01\n2. \\subpage lesson02", index)
+
+
+class Pictures(unittest.TestCase):
+    @unittest.skipUnless(BANK_MAP, "needs --bank-map")
+    def test_check_finds_stale_missing_and_hand_drawn_pictures(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            Repo(tmp)
+            problems = pictures.check(tmp, BANK_MAP)
+            self.assertIn("lessons/01_demo/images/stride_2.svg: missing (manifest line 2)",
+                          problems)
+            self.assertFalse(any("07_later" in p for p in problems), "lesson 07 is not here yet")
+            done = pictures.generate(tmp, BANK_MAP)
+            self.assertEqual(done, ["lessons/01_demo/images/stride_2.svg",
+                                    "docs/measurements/sweep_float.svg"])
+            self.assertEqual(pictures.check(tmp, BANK_MAP), [])
+            path = os.path.join(tmp, "lessons/01_demo/images/stride_2.svg")
+            with open(path, "a") as f:
+                f.write("<!-- edited -->\n")
+            with open(os.path.join(tmp, "lessons/01_demo/images/drawn.svg"), "w") as f:
+                f.write("<svg/>")
+            problems = pictures.check(tmp, BANK_MAP)
+            self.assertIn("lessons/01_demo/images/stride_2.svg: differs from what is drawn now "
+                          "(manifest line 2)", problems)
+            self.assertIn("lessons/01_demo/images/drawn.svg: not generated by any line of "
+                          "docs/pictures.txt", problems)
+
+    @unittest.skipUnless(BANK_MAP, "needs --bank-map")
+    def test_site_gets_every_picture(self):
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as html:
+            Repo(tmp)
+            self.assertEqual(pictures.site(tmp, BANK_MAP, html), [])
+            for path in ("lessons/01_demo/images/stride_2.svg",
+                         "lessons/07_later/images/later.svg",
+                         "docs/measurements/sweep_float.svg"):
+                self.assertTrue(os.path.isfile(os.path.join(html, path)), path)
+            self.assertFalse(os.path.isdir(os.path.join(tmp, "lessons/07_later")))
+
+
+class Charts(unittest.TestCase):
+    def test_deterministic_svg_with_both_series(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            Repo(tmp, measured=True)
+            sweep = read_sweep(tmp, "docs/measurements/sweep_float.csv")
+            svg = chart(sweep)
+            self.assertEqual(svg, chart(read_sweep(tmp, "docs/measurements/sweep_float.csv")))
+            root = ET.fromstring(svg)
+            ns = "{http://www.w3.org/2000/svg}"
+            tips = [c.find(ns + "title").text for c in root.iter(ns + "circle")
+                    if c.find(ns + "title") is not None]
+            self.assertIn("stride 2: 2.00", tips)  # counters
+            self.assertIn("stride 2: 1.93x", tips)  # timing
+            texts = " ".join(t.text or "" for t in root.iter(ns + "text"))
+            for words in ("stride (elements)", "wavefronts per request", "slowdown",
+                          "bank model", "hardware counters", "measured on NVIDIA H100"):
+                self.assertIn(words, texts)
+
+
+class MainPage(unittest.TestCase):
+    def test_main_page_gives_the_readme_commands(self):
+        root = docs_common.repo_root()
+        with open(os.path.join(root, "docs/mainpage.md"), encoding="utf-8") as f:
+            main = f.read()
+        with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        commands = re.findall(r"^(cmake --workflow --preset \S+)$", main, re.M)
+        self.assertGreaterEqual(len(commands), 2)
+        for command in commands:
+            self.assertIn(command, readme, "the main page's commands must be the README's")
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
