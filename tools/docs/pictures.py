@@ -10,11 +10,13 @@ bank-map tool, and charts of the measurements in docs/measurements/.
 A picture inside a lesson folder is written only once that lesson folder exists (a lesson's
 pictures can be listed before the lesson lands). `check` also fails for a picture a lesson
 README uses that the manifest does not generate, and for an .svg under lessons/*/images that no
-manifest line generates (pictures are never drawn by hand)."""
+manifest line generates (pictures are never drawn by hand), and when the model columns of a
+stride sweep in docs/measurements/ differ from what the bank model says now."""
 
 import argparse
 import filecmp
 import glob
+import json
 import os
 import shutil
 import subprocess
@@ -26,7 +28,7 @@ from charts import chart
 from docs_common import (PICTURES_MANIFEST, DocsError, Picture, images_of, is_external,
                          lesson_folder_of, lessons, markdown_documents, pictures, repo_root,
                          resolve)
-from measurements import read_sweep
+from measurements import read_measurement, read_sweep
 
 
 def draw(root: str, bank_map: str, picture: Picture, out_path: str):
@@ -62,8 +64,42 @@ def generate(root: str, bank_map: str, out: str = None) -> List[str]:
     return done
 
 
-def check(root: str, bank_map: str) -> List[str]:
+def model_now(bank_map: str, type_: str, stride: str, store: bool) -> int:
+    args = [bank_map, "--type", type_, "--stride", stride, "--json"] + (["--store"] if store else [])
+    p = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        raise DocsError(f"bank-map {' '.join(args[1:])}: {p.stderr.strip()}")
+    return json.loads(p.stdout)["wavefronts"]
+
+
+def check_measurements(root: str, bank_map: str) -> List[str]:
+    """The model columns of every stride sweep in docs/measurements/ still say what the model
+    says now (a changed model makes the committed tables and charts stale)."""
     problems = []
+    for path in sorted(glob.glob(os.path.join(root, "docs", "measurements", "*.csv"))):
+        rel = os.path.relpath(path, root).replace(os.sep, "/")
+        m = read_measurement(root, rel)
+        if not m.is_sweep:
+            continue
+        sweep = read_sweep(root, rel)
+        store = sweep.header.get("access", "load") == "store"
+        base = {r.stride: r.model_wavefronts for r in sweep.rows}.get("1")
+        for r in sweep.rows:
+            if not r.stride.isdigit():
+                continue
+            now = model_now(bank_map, r.type, r.stride, store)
+            if now != r.model_wavefronts:
+                problems.append(f"{rel}: stride {r.stride}: model_wavefronts is "
+                                f"{r.model_wavefronts}, the bank model says {now} now "
+                                "(take the file again with bank-conflicts)")
+            elif base and abs(r.model_slowdown - r.model_wavefronts / base) > 0.0005:
+                problems.append(f"{rel}: stride {r.stride}: model_slowdown {r.model_slowdown} "
+                                f"is not {r.model_wavefronts} / {base} wavefronts")
+    return problems
+
+
+def check(root: str, bank_map: str) -> List[str]:
+    problems = check_measurements(root, bank_map)
     listed = {p.path: p for p in pictures(root)}
     with tempfile.TemporaryDirectory() as tmp:
         for pic in listed.values():

@@ -245,6 +245,19 @@ class Pictures(unittest.TestCase):
                           "docs/pictures.txt", problems)
 
     @unittest.skipUnless(BANK_MAP, "needs --bank-map")
+    def test_model_columns_must_match_the_model(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp)
+            self.assertEqual(pictures.check_measurements(tmp, BANK_MAP), [])
+            repo.write("docs/measurements/sweep_float.csv",
+                       repo.read("docs/measurements/sweep_float.csv").replace(
+                           "float,4,4,,,4.000", "float,4,3,,,3.000"))
+            self.assertEqual(pictures.check_measurements(tmp, BANK_MAP),
+                             ["docs/measurements/sweep_float.csv: stride 4: model_wavefronts is 3, "
+                              "the bank model says 4 now (take the file again with "
+                              "bank-conflicts)"])
+
+    @unittest.skipUnless(BANK_MAP, "needs --bank-map")
     def test_site_gets_every_picture(self):
         with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as html:
             Repo(tmp)
