@@ -9,6 +9,7 @@ only. Exits 77 (a skip) when Chromium is not installed."""
 
 import argparse
 import base64
+import fcntl
 import functools
 import http.server
 import json
@@ -44,14 +45,15 @@ class Browser:
     def __init__(self, chromium: str, profile: str):
         to_child_r, self._w = os.pipe()
         self._r, from_child_w = os.pipe()
-        # Chromium reads commands on fd 3 and writes replies on fd 4.
-        high = [os.dup2(fd, 100 + k) for k, fd in enumerate((to_child_r, from_child_w))]
+        # Chromium reads commands on fd 3 and writes replies on fd 4: move the child's ends
+        # out of the way (to free descriptors above 10), then onto 3 and 4 in the child.
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (to_child_r, from_child_w)]
         os.close(to_child_r)
         os.close(from_child_w)
 
         def child_fds():
-            os.dup2(100, 3)
-            os.dup2(101, 4)
+            os.dup2(high[0], 3)
+            os.dup2(high[1], 4)
 
         self.proc = subprocess.Popen([chromium, *FLAGS, f"--user-data-dir={profile}",
                                       "about:blank"], stdin=subprocess.DEVNULL,
@@ -223,7 +225,11 @@ def main(argv=None) -> int:
 
     problems, opened = [], []
     with tempfile.TemporaryDirectory(prefix="course-chromium-") as profile:
-        browser = Browser(chromium, profile)
+        try:
+            browser = Browser(chromium, profile)
+        except (OSError, RuntimeError) as e:
+            print(f"browser check: {chromium} did not start: {e}", file=sys.stderr)
+            return 1
         handler = functools.partial(QuietHandler, directory=args.html)
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -239,7 +245,10 @@ def main(argv=None) -> int:
                     problems.append(f"{name}: {file} was not generated")
                     continue
                 shot = os.path.join(args.screenshots, file.replace(".html", ".png"))
-                found, state = check_page(browser, base, name, file, shot)
+                try:
+                    found, state = check_page(browser, base, name, file, shot)
+                except RuntimeError as e:  # Chromium did not answer, or went away
+                    found, state = [f"{name} ({file}): {e}"], None
                 problems += found
                 if state is not None:
                     opened.append(f"{name} ({file}): {len(state['images'])} pictures, "
