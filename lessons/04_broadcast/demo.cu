@@ -1,0 +1,94 @@
+#include <demo.hpp>
+
+#include <string>
+
+#include "kit/cuda_check.hpp"
+
+namespace lesson04 {
+namespace {
+
+template <class IndexFn>
+kit::Pattern float_pattern(std::string name, IndexFn index,
+                           kit::SharedOp op = kit::SharedOp::load) {
+  kit::Pattern p;
+  p.name = std::move(name);
+  p.op = op;
+  p.access.width = sizeof(float);
+  for (unsigned lane = 0; lane < kit::kWarpSize; ++lane) {
+    p.access.address[lane] = index(lane) * sizeof(float); // float index -> byte offset
+  }
+  return p;
+}
+
+} // namespace
+
+kit::Pattern stride_one_demo() {
+  return float_pattern("float stride 1", stride_one_index);
+}
+kit::Pattern one_word_demo() {
+  return float_pattern("float, all lanes word 0", one_word_index);
+}
+kit::Pattern lane_pairs_demo() {
+  return float_pattern("float, lane pairs share a word", lane_pairs_index);
+}
+kit::Pattern two_words_two_banks_demo() {
+  return float_pattern("float, lanes alternate words 0 and 1", two_words_two_banks_index);
+}
+kit::Pattern two_words_one_bank_demo() {
+  return float_pattern("float, lanes alternate words 0 and 32", two_words_one_bank_index);
+}
+kit::Pattern one_word_store_demo() {
+  return float_pattern("float store, all lanes word 0", one_word_index, kit::SharedOp::store);
+}
+kit::Pattern stride_one_store_demo() {
+  return float_pattern("float store, stride 1", stride_one_index, kit::SharedOp::store);
+}
+
+namespace {
+
+// The same kernel as lessons/04_broadcast/exercise.cu, with the padded table.
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+    eval_polys_twin_impl(const float* __restrict__ coefs, int n_polys,
+                         const float* __restrict__ points, int n_points, float* __restrict__ out) {
+  __shared__ float table[kTableCapacity];
+  const int t = static_cast<int>(threadIdx.y) * kPointsPerBlock + static_cast<int>(threadIdx.x);
+  const long p0 = static_cast<long>(blockIdx.y) * kPolysPerBlock;
+#pragma unroll
+  for (int pass = 0; pass < kStagePasses; ++pass) {
+    const int e = t + pass * kBlockThreads;
+    const int q = e / kCoefs, k = e % kCoefs; // a warp: one polynomial, k = lane
+    table[twin_coef_slot(q, k)] = p0 + q < n_polys ? coefs[(p0 + q) * kCoefs + k] : 0.0f;
+  }
+  __syncthreads();
+  const int q = static_cast<int>(threadIdx.y);
+  const long i = static_cast<long>(blockIdx.x) * kPointsPerBlock + threadIdx.x;
+  const float x = i < n_points ? points[i] : 0.0f;
+  float y = table[twin_coef_slot(q, kCoefs - 1)];
+#pragma unroll
+  for (int k = kCoefs - 2; k >= 0; --k) {
+    y = fmaf(y, x, table[twin_coef_slot(q, k)]); // half-warps: polynomials q, q + 1
+  }
+  if (p0 + q < n_polys && i < n_points) {
+    out[(p0 + q) * n_points + i] = y;
+  }
+}
+
+} // namespace
+
+void eval_polys_twin(const float* coefs, int n_polys, const float* points, int n_points, float* out,
+                     cudaStream_t stream) {
+  if (n_polys <= 0 || n_points <= 0) {
+    return;
+  }
+  const dim3 block(kPointsPerBlock, kPolysPerBlock);
+  const dim3 grid((n_points + kPointsPerBlock - 1) / kPointsPerBlock,
+                  (n_polys + kPolysPerBlock - 1) / kPolysPerBlock);
+  eval_polys_twin_impl<<<grid, block, 0, stream>>>(coefs, n_polys, points, n_points, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+const void* eval_polys_twin_kernel() {
+  return reinterpret_cast<const void*>(&eval_polys_twin_impl);
+}
+
+} // namespace lesson04
