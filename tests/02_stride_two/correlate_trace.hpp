@@ -73,9 +73,9 @@ inline double model_ratio(int n) {
          total_wavefronts(twin_trace(n).expected());
 }
 
-/// Outputs for a timing: 16 full waves of blocks on this GPU.
+/// Outputs for a timing: 32 full waves of blocks on this GPU.
 inline int saturating_size() {
-  constexpr int kWaves = 16;
+  constexpr int kWaves = 32;
   return kit::saturating_blocks(correlate_twin_kernel(), kBlockThreads, 0) * kBlockThreads * kWaves;
 }
 
