@@ -1,0 +1,46 @@
+// Part 2 on the CPU: with your padding, every column of the half tile reads in one
+// wavefront, and every instruction of transpose_half costs the ideal of its width, ragged
+// edges included.
+#include <gtest/gtest.h>
+
+#include <exercise.hpp>
+
+#include "half_trace.hpp"
+#include "kit/bank_model.hpp"
+
+namespace {
+
+using lesson06::kTileDim;
+
+TEST(HalfLayout, EveryColumnReadIsOneWavefront) {
+  for (int y = 0; y < kTileDim; ++y) {
+    kit::WarpAccess a;
+    a.width = sizeof(__half);
+    for (int x = 0; x < kit::kWarpSize; ++x) {
+      a.address[x] = static_cast<std::uint32_t>(lesson06::half_slot(x, y)) * sizeof(__half);
+    }
+    const kit::BankReport r = kit::analyze(a);
+    ASSERT_TRUE(r.ok()) << kit::to_string(r.error);
+    EXPECT_EQ(r.wavefronts, r.ideal)
+        << "column " << y << " with kHalfPitch = " << lesson06::kHalfPitch << " costs "
+        << r.wavefronts << " wavefronts: lanes 0, 1, 2 ask banks " << r.lanes[0].bank << ", "
+        << r.lanes[1].bank << ", " << r.lanes[2].bank << ". Try `bank-map --type half --stride "
+        << lesson06::kHalfPitch << "`.";
+  }
+}
+
+TEST(HalfLayout, TransposeHalfCostsTheIdealEverywhere) {
+  for (const auto& [rows, cols] : {std::pair{32, 32}, std::pair{1, 1}, std::pair{31, 33},
+                                   std::pair{1000, 777}, std::pair{1, 4097}, std::pair{4097, 1}}) {
+    const kit::Trace trace = lesson06::testing::half_trace(rows, cols);
+    for (const kit::TraceEntry& e : trace.entries()) {
+      const kit::BankReport r = kit::analyze(e.access, e.op);
+      ASSERT_TRUE(r.ok()) << e.what << ": " << kit::to_string(r.error);
+      EXPECT_EQ(r.wavefronts, r.ideal)
+          << rows << " x " << cols << ", " << e.what << ": " << r.wavefronts << " wavefronts where "
+          << r.ideal << " would do";
+    }
+  }
+}
+
+} // namespace

@@ -1,0 +1,69 @@
+// The given geometry stays sound whatever padding you pick, and the trap is caught before
+// any kernel runs: every pair access is 4-byte aligned (an odd kHalfPitch puts the pairs of
+// every odd tile row on odd halves, and a misaligned shared access is a fault), the 2 x 2
+// blocks and the output pairs cover the tile once, the pair path transposes a tile, and the
+// tile fits.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include <exercise.hpp>
+
+#include "half_check.hpp"
+#include "half_trace.hpp"
+#include "kit/testing.hpp"
+
+namespace {
+
+using lesson06::kBlockRows;
+using lesson06::kTileDim;
+
+TEST(PairGeometry, EveryPairAccessIsAligned) {
+  const auto misaligned = lesson06::testing::pair_misalignment();
+  EXPECT_FALSE(misaligned.has_value()) << *misaligned;
+}
+
+TEST(PairGeometry, BlocksAndOutputPairsCoverTheTileOnce) {
+  constexpr int kPairsPerSide = kTileDim / 2;
+  std::vector<int> blocks(kPairsPerSide * kPairsPerSide, 0);
+  std::vector<int> out_pairs(kTileDim * kPairsPerSide, 0);
+  for (int w = 0; w < kBlockRows; ++w) {
+    for (int lane = 0; lane < kit::kWarpSize; ++lane) {
+      const int i = lesson06::block_row_pair(w, lane), j = lesson06::block_col_pair(lane);
+      ASSERT_TRUE(i >= 0 && i < kPairsPerSide && j >= 0 && j < kPairsPerSide);
+      ++blocks[i * kPairsPerSide + j];
+      for (int k = 0; k < lesson06::kPairSteps; ++k) {
+        const int c = lesson06::out_row(w, k, lane), p = lesson06::out_pair(lane);
+        ASSERT_TRUE(c >= 0 && c < kTileDim && p >= 0 && p < kPairsPerSide);
+        ++out_pairs[c * kPairsPerSide + p];
+      }
+    }
+  }
+  for (int n : blocks) {
+    ASSERT_EQ(n, 1) << "a 2 x 2 block is moved by more or fewer than one thread";
+  }
+  for (int n : out_pairs) {
+    ASSERT_EQ(n, 1) << "an output pair is written by more or fewer than one thread";
+  }
+}
+
+TEST(PairGeometry, PairPathTransposesATile) {
+  const std::vector<std::uint16_t> in =
+      lesson06::testing::random_halves(kTileDim * kTileDim, kit::testing::fresh_seed());
+  const std::vector<std::uint16_t> out = lesson06::testing::emulate_pair_tile(in);
+  for (int r = 0; r < kTileDim; ++r) {
+    for (int c = 0; c < kTileDim; ++c) {
+      ASSERT_EQ(out[lesson06::matrix_index(c, r, kTileDim)],
+                in[lesson06::matrix_index(r, c, kTileDim)])
+          << "input (" << r << ", " << c << ")";
+    }
+  }
+}
+
+TEST(PairGeometry, PairsFitNeedsEvenRowsAndColumns) {
+  EXPECT_TRUE(lesson06::pairs_fit(64, 96));
+  EXPECT_FALSE(lesson06::pairs_fit(31, 32)) << "output rows would start on odd halves";
+  EXPECT_FALSE(lesson06::pairs_fit(32, 31)) << "input rows would start on odd halves";
+}
+
+} // namespace

@@ -1,0 +1,55 @@
+// Parts 2 and 3 on the GPU: transpose_half2's counters equal the trace of the pair geometry
+// (two halves per access on full tiles, the scalar path elsewhere), and on full tiles both
+// transposes read one wavefront per request, the ideal of their widths.
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include <exercise.hpp>
+
+#include "half_trace.hpp"
+#include "kit/bank_model.hpp"
+#include "kit/buffer.hpp"
+#include "kit/testing.hpp"
+
+namespace {
+
+class Half2Counters : public kit::testing::CounterTest {};
+
+TEST_F(Half2Counters, EqualTheTraceOfThePairGeometry) {
+  const auto misaligned = lesson06::testing::pair_misalignment();
+  ASSERT_FALSE(misaligned.has_value()) << "not launched: " << *misaligned;
+  for (const auto& [rows, cols] :
+       {std::pair{256, 256}, std::pair{62, 34}, std::pair{1000, 778}, std::pair{31, 33}}) {
+    const std::size_t n = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+    kit::DeviceBuffer<__half> in(n), out(n);
+    in.fill_bytes(0);
+    expect_counts("transpose_half2 " + std::to_string(rows) + " x " + std::to_string(cols),
+                  lesson06::testing::half2_trace(rows, cols),
+                  [&] { lesson06::transpose_half2(in.get(), out.get(), rows, cols, nullptr); });
+  }
+}
+
+TEST_F(Half2Counters, FullTilesAreConflictFree) {
+  const auto misaligned = lesson06::testing::pair_misalignment();
+  ASSERT_FALSE(misaligned.has_value()) << "not launched: " << *misaligned;
+  constexpr int kSide = 256; // full tiles only
+  kit::DeviceBuffer<__half> in(kSide * kSide), out(kSide * kSide);
+  in.fill_bytes(0);
+  const kit::Trace half = lesson06::testing::half_trace(kSide, kSide);
+  const kit::Trace half2 = lesson06::testing::half2_trace(kSide, kSide);
+  for (const auto& [name, op, trace] :
+       {std::tuple{"transpose_half", &lesson06::transpose_half, &half},
+        std::tuple{"transpose_half2", &lesson06::transpose_half2, &half2}}) {
+    const kit::SharedCounters c =
+        session().measure([&, op = op] { op(in.get(), out.get(), kSide, kSide, nullptr); });
+    // The requests of the trace, every one at the ideal of its width.
+    const kit::SharedCounts conflict_free = trace->ideal();
+    kit::testing::report(std::string(name) + " 256 x 256", c, conflict_free);
+    EXPECT_TRUE(kit::testing::counts_match(c, conflict_free, trace))
+        << name << " should cost one wavefront per request on full tiles (kHalfPitch = "
+        << lesson06::kHalfPitch << ")";
+  }
+}
+
+} // namespace

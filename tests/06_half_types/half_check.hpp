@@ -1,0 +1,112 @@
+// Half-precision matrices for the lesson's GPU tests: the shapes, fresh random bits, the CPU
+// reference and a comparison that names the first wrong element.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <demo.hpp>
+
+#include "kit/buffer.hpp"
+#include "kit/device.hpp"
+#include "kit/testing.hpp"
+
+namespace lesson06::testing {
+
+/// A matrix shape.
+struct Shape {
+  int rows; ///< Rows of the input.
+  int cols; ///< Columns of the input.
+  /// Elements.
+  std::size_t size() const {
+    return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+  }
+  /// "rows x cols", for messages.
+  std::string name() const { return std::to_string(rows) + " x " + std::to_string(cols); }
+};
+
+/// One element, one row, one column, odd ragged tiles (the scalar path), full tiles that
+/// move in pairs, even ragged tiles (pairs inside, scalar at the edges), and a large square
+/// (not in the small mode).
+inline std::vector<Shape> correctness_shapes() {
+  std::vector<Shape> s = {{1, 1},   {1, 4097}, {4097, 1},   {31, 33},   {33, 31},
+                          {64, 96}, {62, 34},  {1000, 778}, {1000, 777}};
+  if (!kit::small_mode()) {
+    s.push_back({4096, 4096});
+  }
+  return s;
+}
+
+/// `n` random 16-bit patterns (every half, NaNs and infinities included).
+inline std::vector<std::uint16_t> random_halves(std::size_t n, std::uint64_t seed) {
+  const std::vector<std::uint32_t> bits = kit::testing::random_bits((n + 1) / 2, seed);
+  std::vector<std::uint16_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    v[i] = static_cast<std::uint16_t>(bits[i / 2] >> (16 * (i % 2)));
+  }
+  return v;
+}
+
+/// out[c][r] = in[r][c].
+inline std::vector<std::uint16_t> cpu_transpose(const std::vector<std::uint16_t>& in, Shape s) {
+  std::vector<std::uint16_t> out(in.size());
+  for (int r = 0; r < s.rows; ++r) {
+    for (int c = 0; c < s.cols; ++c) {
+      out[matrix_index(c, r, s.rows)] = in[matrix_index(r, c, s.cols)];
+    }
+  }
+  return out;
+}
+
+/// Bit-for-bit equality; the message names the first difference and its tile.
+inline ::testing::AssertionResult same_bits(const std::vector<std::uint16_t>& got,
+                                            const std::vector<std::uint16_t>& want, int out_cols) {
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (got[i] != want[i] && wrong++ == 0) {
+      first = i;
+    }
+  }
+  if (wrong == 0) {
+    return ::testing::AssertionSuccess();
+  }
+  const std::size_t r = first / static_cast<std::size_t>(out_cols);
+  const std::size_t c = first % static_cast<std::size_t>(out_cols);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "0x%04x, expected 0x%04x", got[first], want[first]);
+  return ::testing::AssertionFailure()
+         << wrong << " of " << want.size() << " output halves differ; the first is (" << r << ", "
+         << c << ") in output tile (" << r / kTileDim << ", " << c / kTileDim << "): " << buf
+         << (got[first] == 0xffffu ? " (never written: still the poison)" : "");
+}
+
+/// The device array as the kernels' halves.
+inline const __half* as_halves(const kit::DeviceBuffer<std::uint16_t>& b) {
+  return reinterpret_cast<const __half*>(b.get());
+}
+/// The device array as the kernels' halves, writable.
+inline __half* as_halves(kit::DeviceBuffer<std::uint16_t>& b) {
+  return reinterpret_cast<__half*>(b.get());
+}
+
+/// Runs `op` on fresh random halves of every shape and holds the result to the CPU
+/// transpose, bit for bit. The output is poisoned first.
+inline void expect_transposes(const char* name, HalfMatrixOp op, std::uint64_t seed) {
+  for (const Shape s : correctness_shapes()) {
+    const std::vector<std::uint16_t> in = random_halves(s.size(), seed + s.size());
+    kit::DeviceBuffer<std::uint16_t> d_in(in), d_out(s.size());
+    d_out.fill_bytes(0xff);
+    op(as_halves(d_in), as_halves(d_out), s.rows, s.cols, nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_TRUE(same_bits(d_out.download(), cpu_transpose(in, s), s.rows))
+        << name << " on a " << s.name() << " matrix";
+  }
+}
+
+} // namespace lesson06::testing
