@@ -37,6 +37,7 @@ class TestResult:
     status: str  # "pass", "skip", "assertion", "crash" (crash, timeout, not run, ...)
     output: str = ""
     reason: str = ""  # the skip reason, or why a failure is not an assertion failure
+    labels: list[str] = field(default_factory=list)  # from the report, where ctest records them
 
     @property
     def passed(self) -> bool:
@@ -107,7 +108,11 @@ def read_junit(path: Path) -> dict[str, TestResult]:
         out_el = case.find("system-out")
         output = out_el.text if out_el is not None and out_el.text else ""
         kind, reason = classify(status, message, output)
-        results[name] = TestResult(name, kind, output, reason)
+        labels: list[str] = []
+        for prop in case.iter("property"):
+            if prop.get("name") == "cmake_labels" and prop.get("value"):
+                labels = prop.get("value", "").split(";")
+        results[name] = TestResult(name, kind, output, reason, labels)
     if root.tag not in ("testsuite", "testsuites"):
         raise ResultError(f"{path}: root element <{root.tag}> is not a JUnit test suite")
     return results

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Makes the student-facing repository: the course at a commit, without the reference
+solutions and without what only the course's own CI needs, as a fresh git repository whose one
+commit is tagged starters-v1 (what `course.py reset` restores from).
+
+  python3 tools/course/make_student_repo.py --out ../bank-conflicts-student
+
+Left out: solutions/, .ci/, .github/workflows/ci.yml, and the presets and workflows that build
+the solutions (ci, solutions, gpu-check). Push the result to a new repository and make it a
+template (GitHub Classroom) or share it as it is. Exit status: 0 done, 1 when it cannot (the
+reason in one line), 2 for bad usage.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+from typing import List, Optional
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from course_tree import ROOT, CourseError, Parser  # noqa: E402
+
+PROG = "make_student_repo"
+LEFT_OUT = ("solutions", ".ci", ".github/workflows/ci.yml")
+TAG = "starters-v1"
+
+
+def git(cwd: Path, *argv: str, check: bool = True, binary: bool = False) -> subprocess.CompletedProcess:
+    proc = subprocess.run(["git", "-C", str(cwd), *argv], capture_output=True, text=not binary)
+    if check and proc.returncode != 0:
+        err = proc.stderr if not binary else proc.stderr.decode(errors="replace")
+        raise CourseError(f"git {' '.join(argv[:2])} failed: {err.strip().splitlines()[-1] if err.strip() else proc.returncode}")
+    return proc
+
+
+def left_out(path: str) -> bool:
+    return any(path == x or path.startswith(x + "/") for x in LEFT_OUT)
+
+
+def student_presets(text: str) -> str:
+    """CMakePresets.json without the presets that build the solutions."""
+    data = json.loads(text)
+    configure = {p["name"]: p for p in data.get("configurePresets", [])}
+
+    def builds_solutions(name: str, seen=()) -> bool:
+        p = configure.get(name, {})
+        value = p.get("cacheVariables", {}).get("COURSE_BUILD_SOLUTIONS")
+        if isinstance(value, dict):
+            value = value.get("value")
+        if value is not None:
+            return str(value).upper() in ("ON", "TRUE", "1", "YES")
+        parents = p.get("inherits", [])
+        parents = [parents] if isinstance(parents, str) else parents
+        return any(builds_solutions(q, seen + (name,)) for q in parents if q not in seen)
+
+    dropped = {n for n, p in configure.items() if not p.get("hidden") and builds_solutions(n)}
+    data["configurePresets"] = [p for p in data.get("configurePresets", []) if p["name"] not in dropped]
+    gone = {"configure": set(dropped), "build": set(), "test": set()}
+    for kind in ("build", "test"):
+        key = f"{kind}Presets"
+        if key in data:
+            kept = []
+            for p in data[key]:
+                if p.get("configurePreset") in dropped:
+                    gone[kind].add(p["name"])
+                else:
+                    kept.append(p)
+            data[key] = kept
+    if "workflowPresets" in data:
+        data["workflowPresets"] = [
+            w for w in data["workflowPresets"]
+            if not any(s.get("name") in gone.get(s.get("type"), set()) for s in w.get("steps", []))]
+    return json.dumps(data, indent=2) + "\n"
+
+
+def make(source: Path, out: Path, ref: str, use_git: bool) -> List[str]:
+    top = git(source, "rev-parse", "--show-toplevel", check=False)
+    if top.returncode != 0:
+        raise CourseError(f"{source} is not a git repository")
+    commit = git(source, "rev-parse", "--verify", f"{ref}^{{commit}}", check=False)
+    if commit.returncode != 0:
+        raise CourseError(f"{ref}: no such commit in {source}")
+    sha = commit.stdout.strip()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise CourseError(f"{out} exists and is not an empty folder")
+    archive = git(source, "archive", "--format=tar", sha, binary=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CourseError(f"cannot create {out}: {e.strerror or e}") from None
+    dropped = set()
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        members = []
+        for m in tar.getmembers():
+            if left_out(m.name):
+                dropped.add(m.name.split("/")[0] if not m.name.startswith(".github") else m.name)
+                continue
+            if m.issym() or m.islnk() or m.name.startswith("/") or ".." in m.name.split("/"):
+                continue
+            members.append(m)
+        if hasattr(tarfile, "data_filter"):  # Python 3.12+: say so, rather than be warned
+            tar.extractall(str(out), members=members, filter="data")
+        else:
+            tar.extractall(str(out), members=members)
+    presets = out / "CMakePresets.json"
+    if presets.is_file():
+        presets.write_text(student_presets(presets.read_text()))
+    done = [f"exported {sha[:10]} to {out} without {', '.join(sorted(dropped)) or 'nothing'}"]
+    if use_git:
+        git(out, "init", "-q")
+        ident = []
+        if not git(out, "config", "user.email", check=False).stdout.strip():
+            ident = ["-c", "user.name=Course", "-c", "user.email=course@localhost"]
+        git(out, "add", "-A")
+        git(out, *ident, "commit", "-q", "-m", f"Starter code (course commit {sha[:10]})")
+        git(out, *ident, "tag", "-a", TAG, "-m", f"The starters as shipped (course commit {sha})")
+        done.append(f"made a git repository with one commit, tagged {TAG}")
+    return done
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, required=True, help="the new repository's folder (new or empty)")
+    ap.add_argument("--source", type=Path, default=ROOT, help="the course's repository (default: this one)")
+    ap.add_argument("--ref", default="HEAD", help="the course commit to ship (default: HEAD)")
+    ap.add_argument("--no-git", action="store_true", help="only export the files")
+    args = ap.parse_args(argv)
+    try:
+        for line in make(args.source, args.out, args.ref, not args.no_git):
+            print(line)
+    except CourseError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

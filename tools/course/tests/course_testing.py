@@ -1,0 +1,224 @@
+"""Helpers for the course tools' tests: a small course tree, a configured-looking build folder,
+stand-ins for ctest and cmake that answer from recorded files, and running a tool as a user
+would (a separate process, its output and exit status)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+from typing import Dict, List, Optional
+
+HERE = Path(__file__).resolve().parent
+TOOLS = HERE.parent
+ROOT = TOOLS.parents[1]
+FIXTURES = HERE / "fixtures"
+sys.path.insert(0, str(TOOLS))
+
+README_01 = textwrap.dedent("""\
+    # Lesson 01: Banks, words and wavefronts
+
+    ## Goal
+    Learn the banks.
+
+    ## Hints
+
+    ### Hint 1
+    A bank holds 4 bytes.
+
+    ### Hint 2
+    The reversed block is `out[t] = in[count - 1 - t]`.
+
+    ### Hint 3
+    `stage_slot(t) = t`.
+
+    ## What you should see
+    Numbers.
+    """)
+
+EXERCISE_HPP = "// starter\nint a = 0; // TODO\nint b = 0; // TODO\n"
+EXERCISE_CU = "// starter kernel\n"
+
+
+def make_course(root: Path, lessons: Optional[Dict[str, str]] = None) -> Path:
+    """A course tree with lessons/NN_topic/{README.md, exercise.hpp, exercise.cu, demo.hpp}."""
+    lessons = lessons if lessons is not None else {"01_no_conflict": README_01}
+    for folder, readme in lessons.items():
+        d = root / "lessons" / folder
+        d.mkdir(parents=True)
+        if readme is not None:
+            (d / "README.md").write_text(readme)
+        (d / "exercise.hpp").write_text(EXERCISE_HPP)
+        (d / "exercise.cu").write_text(EXERCISE_CU)
+        (d / "demo.hpp").write_text("// demo\n")
+        (root / "tests" / folder).mkdir(parents=True)
+        (root / "tests" / folder / "cpu_exercise_x_test.cpp").write_text("// test\n")
+    return root
+
+
+def make_build(build: Path, source: Path, lessons: Optional[List[str]] = None) -> Path:
+    """A folder that looks like a configured build of `source` to the tools."""
+    build.mkdir(parents=True, exist_ok=True)
+    (build / "CTestTestfile.cmake").write_text("# configured\n")
+    (build / "course").mkdir(exist_ok=True)
+    if lessons is None:
+        lessons = sorted(p.name for p in (source / "lessons").iterdir())
+    (build / "course" / "build.json").write_text(json.dumps(
+        {"version": 1, "source_dir": str(source), "lessons": lessons, "trees": ["student"]}))
+    return build
+
+
+FAKE_CTEST = r'''#!{python}
+"""Stands in for ctest: answers --show-only=json-v1 from $FAKE_CTEST_LIST (or from the
+names and labels of $FAKE_CTEST_JUNIT), and writes $FAKE_CTEST_JUNIT where --output-junit
+says. Appends its arguments to $FAKE_LOG."""
+import json, os, re, shutil, sys
+args = sys.argv[1:]
+log = os.environ.get("FAKE_LOG")
+if log:
+    with open(log, "a") as f:
+        f.write("ctest " + " ".join(args) + "\n")
+junit = os.environ.get("FAKE_CTEST_JUNIT", "")
+if "--show-only=json-v1" in args:
+    listing = os.environ.get("FAKE_CTEST_LIST")
+    if listing:
+        sys.stdout.write(open(listing).read())
+    else:
+        text = open(junit).read() if junit else ""
+        tests = []
+        for m in re.finditer(r'<testcase name="([^"]*)"(.*?)</testcase>', text, re.S):
+            lab = re.search(r'name="cmake_labels" value="([^"]*)"', m.group(2))
+            props = [{{"name": "LABELS", "value": lab.group(1).split(";")}}] if lab else []
+            tests.append({{"name": m.group(1), "properties": props}})
+        json.dump({{"kind": "ctestInfo", "version": {{"major": 1, "minor": 0}}, "tests": tests}}, sys.stdout)
+    sys.exit(0)
+if "--output-junit" in args and junit:
+    shutil.copyfile(junit, args[args.index("--output-junit") + 1])
+print("fake ctest ran:", " ".join(args))
+sys.exit(int(os.environ.get("FAKE_CTEST_RC", "0")))
+'''
+
+FAKE_CMAKE = r'''#!{python}
+"""Stands in for cmake --build: fails for the targets in $FAKE_CMAKE_FAIL (comma-separated)
+with a compiler-like error line. Appends its arguments to $FAKE_LOG."""
+import os, sys
+args = sys.argv[1:]
+log = os.environ.get("FAKE_LOG")
+if log:
+    with open(log, "a") as f:
+        f.write("cmake " + " ".join(args) + "\n")
+target = args[args.index("--target") + 1] if "--target" in args else "all"
+print("[ 10%] Building CUDA object " + target)
+if target in os.environ.get("FAKE_CMAKE_FAIL", "").split(","):
+    print("/src/lessons/exercise.cu(12): error: expected a ';'")
+    print("1 error detected in the compilation of \"exercise.cu\".")
+    print("make[2]: *** [CMakeFiles/x.dir/build.make:76] Error 2")
+    sys.exit(2)
+print("[100%] Built target " + target)
+'''
+
+
+class ToolTest(unittest.TestCase):
+    """A temporary folder, fake ctest/cmake first on PATH, and a way to run the tools."""
+
+    maxDiff = None
+
+    def setUp(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory(prefix="course-tools-")
+        self.tmp = Path(self._tmp.name)
+        self.bin = self.tmp / "bin"
+        self.bin.mkdir()
+        for name, text in (("ctest", FAKE_CTEST), ("cmake", FAKE_CMAKE)):
+            path = self.bin / name
+            path.write_text(text.format(python=sys.executable))
+            path.chmod(0o755)
+        self.log = self.tmp / "calls.log"
+        self.env = dict(os.environ)
+        self.env["PATH"] = f"{self.bin}{os.pathsep}{self.env.get('PATH', '')}"
+        self.env["FAKE_LOG"] = str(self.log)
+        self.env["PYTHONDONTWRITEBYTECODE"] = "1"
+        for key in ("FAKE_CTEST_JUNIT", "FAKE_CTEST_LIST", "FAKE_CMAKE_FAIL", "FAKE_CTEST_RC"):
+            self.env.pop(key, None)
+
+    def tearDown(self) -> None:
+        self._tmp.cleanup()
+
+    def run_tool(self, script: str, *args: str, input: Optional[str] = None,
+                 cwd: Optional[Path] = None, timeout: float = 120) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(TOOLS / script), *map(str, args)],
+                              capture_output=True, text=True, env=self.env, input=input,
+                              cwd=str(cwd or self.tmp), timeout=timeout)
+
+    def calls(self) -> List[str]:
+        return self.log.read_text().splitlines() if self.log.is_file() else []
+
+    def assertOneLineError(self, proc: subprocess.CompletedProcess, status: Optional[int] = None,
+                           contains: str = "") -> None:
+        """Non-zero exit, nothing on stdout that looks like a traceback, one line on stderr."""
+        self.assertNotEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        if status is not None:
+            self.assertEqual(proc.returncode, status, proc.stdout + proc.stderr)
+        self.assertNotIn("Traceback", proc.stderr)
+        lines = [line for line in proc.stderr.splitlines() if line.strip()]
+        self.assertEqual(len(lines), 1, f"expected one line on stderr, got:\n{proc.stderr}")
+        if contains:
+            self.assertIn(contains, lines[0])
+
+
+def junit_case(name: str, status: str = "run", labels: str = "", output: str = "",
+               failure: bool = False, skipped: str = "") -> str:
+    """One <testcase> as ctest writes it (for small synthetic reports)."""
+    props = (f'<properties><property name="cmake_labels" value="{labels}"/></properties>'
+             if labels else "")
+    inner = ""
+    if failure:
+        inner += '<failure message="Failed"/>'
+    if skipped:
+        inner += f'<skipped message="{skipped}"/>'
+    out = output.replace("&", "&amp;").replace("<", "&lt;")
+    return (f'<testcase name="{name}" classname="{name}" time="0.01" status="{status}">'
+            f'{inner}{props}<system-out>{out}</system-out></testcase>\n')
+
+
+def junit_file(path: Path, cases: List[str]) -> Path:
+    path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="(empty)" '
+                    f'tests="{len(cases)}">\n' + "".join(cases) + "</testsuite>\n")
+    return path
+
+
+def passing_output(name: str, extra: str = "") -> str:
+    return (f"[ RUN      ] {name}\n{extra}[       OK ] {name} (1 ms)\n[  PASSED  ] 1 test.\n")
+
+
+def skipped_output(name: str, reason: str) -> str:
+    return (f"[ RUN      ] {name}\n/src/common/src/testing.cpp:128: Skipped\n{reason}\n\n"
+            f"[  SKIPPED ] {name} (0 ms)\n")
+
+
+def failing_output(name: str, where: str = "/src/tests/01_no_conflict/cpu_exercise_x_test.cpp:12") -> str:
+    return (f"[ RUN      ] {name}\n{where}: Failure\nExpected equality of these values:\n"
+            f"[  FAILED  ] {name} (0 ms)\n")
+
+
+def have_yaml() -> bool:
+    try:
+        import yaml  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def strip_ansi(text: str) -> str:
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def copy_fixture(name: str, dest: Path) -> Path:
+    shutil.copyfile(str(FIXTURES / name), str(dest))
+    return dest

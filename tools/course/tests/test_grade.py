@@ -1,0 +1,351 @@
+"""grade.py: recorded JUnit reports (GPU skipped, some failing, all passing, not built) turned
+into the Markdown report, the JSON score file and the exit status; the points table; the
+Classroom step per lesson; every error path."""
+
+from __future__ import annotations
+
+import json
+import unittest
+from pathlib import Path
+
+from course_testing import (FIXTURES, ToolTest, have_yaml, junit_case, junit_file, make_build,
+                            make_course, passing_output, skipped_output)
+
+ALL_PASSING = "junit-solution-allpass.xml"  # recorded on a GPU: every test of the solutions
+
+
+class GradeReport(ToolTest):
+    def setUp(self) -> None:
+        super().setUp()
+        self.source = make_course(self.tmp / "course")
+        self.points = self.tmp / "points.json"
+        self.points.write_text('{"lessons": {"lesson01": 10}}')
+        self.md = self.tmp / "out" / "report.md"
+        self.json = self.tmp / "out" / "score.json"
+
+    def grade(self, *args: str, junit=("junit-student-nogpu.xml",)):
+        reports = []
+        for j in junit:
+            reports += ["--junit", str(j) if "/" in str(j) else str(FIXTURES / j)]
+        return self.run_tool("grade.py", "--source-dir", self.source, "report", *reports,
+                             "--points", self.points, "--markdown", self.md, "--json", self.json,
+                             *args)
+
+    def score(self) -> dict:
+        return json.loads(self.json.read_text())
+
+    def test_gpu_skipped_scores_zero_and_says_why(self):
+        proc = self.grade()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        data = self.score()
+        self.assertEqual(data["total"], {"score": 0.6667, "max": 10.0, "percent": 6.67})
+        lesson = data["lessons"]["lesson01"]
+        self.assertEqual((lesson["passed"], lesson["tests"]), (1, 15))
+        self.assertEqual(lesson["title"], "Banks, words and wavefronts")
+        test = data["tests"]["lesson01/ReverseCounters.OneWavefrontPerRequest"]
+        self.assertEqual(test["score"], 0)
+        self.assertEqual(test["status"], "not run")
+        self.assertTrue(test["detail"].startswith("no usable GPU: CUDA driver version is insufficient"))
+        failed = data["tests"]["lesson01/Banks.BankOfMatchesTheModel"]
+        self.assertEqual(failed["status"], "failed")
+        self.assertEqual(failed["detail"], "assertion at cpu_exercise_banks_test.cpp:12")
+        passed = data["tests"]["lesson01/Layout.StageSlotIsAPermutationOfTheBlock"]
+        self.assertEqual((passed["status"], passed["score"], passed["max"]), ("passed", 0.6667, 0.6667))
+
+        md = self.md.read_text()
+        self.assertIn("## Grade: 0.67 / 10 points (6.7%)", md)
+        self.assertIn("| 01 Banks, words and wavefronts | 0.67 / 10 | 1 / 15 | 8 | 6 | 0 |", md)
+        self.assertIn("| ReverseCounters.OneWavefrontPerRequest | 0 / 0.67 | not run: no usable GPU: "
+                      "CUDA driver version is insufficient", md)
+        self.assertIn("Grade: 0.67 / 10 points", proc.stdout)
+
+    def test_some_failing_on_a_gpu(self):
+        # The starter on an H200 (counters refused by that run's toolkit).
+        proc = self.grade(junit=("junit-l01-h200.xml",))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        data = self.score()
+        self.assertEqual(data["total"]["score"], 2.0)
+        lesson = data["lessons"]["lesson01"]
+        self.assertEqual((lesson["passed"], lesson["tests"]), (3, 15))
+        self.assertEqual(data["tests"]["lesson01/ReverseBlocks.MatchesTheCpuOnRandomData"]["detail"],
+                         "assertion at gpu_exercise_reverse_test.cpp:42")
+        skipped = data["tests"]["lesson01/DemoCounters.EqualTheModel"]
+        self.assertEqual(skipped["status"], "not run")
+        self.assertIn("too old for the Range Profiler API", skipped["detail"])
+        slow = data["tests"]["lesson01/DemoSlowdown.Stride33AsFastAsStrideOne"]
+        self.assertEqual(slow["measured"], ["'float stride 33' over 'float stride 1': measured 1.00x "
+                                            "model 1.00x fidelity 0.999 warps/SM 64 (pass)"])
+        self.assertIn("Measured:", self.md.read_text())
+
+    def test_the_solution_tree_of_the_same_run(self):
+        proc = self.grade("--tree", "solution", junit=("junit-l01-h200.xml",))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.score()["total"]["score"], 8.0)  # 12 of 15; 3 not run
+
+    @unittest.skipUnless((FIXTURES / ALL_PASSING).is_file(), f"{ALL_PASSING} not recorded")
+    def test_all_passing(self):
+        proc = self.grade("--tree", "solution", "--pass-mark", "100", junit=(ALL_PASSING,))
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        data = self.score()
+        self.assertEqual(data["total"]["percent"], 100.0)
+        self.assertTrue(all(t["status"] == "passed" for t in data["tests"].values()))
+
+    def test_all_passing_synthetic(self):
+        cases = [junit_case(f"student/lesson01/S.T{i}", output=passing_output(f"S.T{i}"))
+                 for i in range(3)]
+        report = junit_file(self.tmp / "pass.xml", cases)
+        proc = self.grade("--pass-mark", "100", junit=(report,))
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(self.score()["total"], {"score": 10.0, "max": 10.0, "percent": 100.0})
+
+    def test_programs_that_did_not_build_score_zero(self):
+        proc = self.grade(junit=("junit-not-built.xml",))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        data = self.score()
+        self.assertEqual(data["total"]["score"], 0)
+        lesson = data["lessons"]["lesson01"]
+        self.assertEqual(lesson["tests"], 8)
+        test = data["tests"]["lesson01/lesson01_student_cpu_exercise_banks_test (test program)"]
+        self.assertEqual(test["status"], "did not build")
+        self.assertIn("| 0 / 10 | 0 / 8 | 0 | 0 | 8 |", self.md.read_text())
+
+    def test_the_build_folder_finds_what_did_not_run_or_build(self):
+        # ctest -L student leaves out the placeholders of programs that did not build: the
+        # build folder's test list brings them back.
+        build = make_build(self.tmp / "build", self.source)
+        self.env["FAKE_CTEST_LIST"] = str(FIXTURES / "tests-not-built.json")
+        proc = self.grade("--build-dir", build, junit=("junit-kit-h200.xml",))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.score()["lessons"]["lesson01"]["tests"], 8)
+        # A registered test missing from the report scores 0, "not run".
+        self.env["FAKE_CTEST_LIST"] = str(FIXTURES / "tests-student-nogpu.json")
+        one = junit_file(self.tmp / "one.xml", [junit_case(
+            "student/lesson01/Layout.StageSlotIsAPermutationOfTheBlock",
+            output=passing_output("Layout.StageSlotIsAPermutationOfTheBlock"))])
+        self.grade("--build-dir", build, junit=(one,))
+        data = self.score()
+        self.assertEqual((data["lessons"]["lesson01"]["passed"], data["lessons"]["lesson01"]["tests"]), (1, 15))
+        self.assertEqual(data["tests"]["lesson01/Banks.BankOfMatchesTheModel"]["detail"],
+                         "not in the test report")
+
+    def test_a_lesson_that_did_not_build_at_all(self):
+        status = self.tmp / "build-status.json"
+        status.write_text(json.dumps({"version": 1, "lessons": {"lesson01": {
+            "status": "did not build", "error": "exercise.cu(12): error: expected a ';'"}}}))
+        proc = self.grade("--build-status", status, junit=("junit-kit-h200.xml",))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        lesson = self.score()["lessons"]["lesson01"]
+        self.assertEqual((lesson["score"], lesson["max"]), (0, 10.0))
+        self.assertEqual(lesson["note"], "Did not build: exercise.cu(12): error: expected a ';'")
+
+    def test_a_lesson_with_no_results_scores_zero(self):
+        (self.source / "lessons" / "02_stride_two").mkdir()
+        self.points.write_text('{"default_lesson_points": 5, "lessons": {"lesson01": 10}}')
+        self.grade()
+        data = self.score()
+        self.assertEqual(data["total"]["max"], 15.0)
+        self.assertEqual(data["lessons"]["lesson02"]["note"], "No results: the lesson's tests did not run.")
+
+    def test_per_test_points(self):
+        self.points.write_text(json.dumps({"lessons": {"lesson01": {"tests": {
+            "Banks.BankOfMatchesTheModel": 1, "Layout.StageSlotIsAPermutationOfTheBlock": 2,
+            "ReverseCounters.OneWavefrontPerRequest": 2, "hidden/Extra.Missing": 1}}}}))
+        proc = self.grade(junit=("junit-l01-h200.xml",))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        data = self.score()
+        self.assertEqual(data["total"], {"score": 2.0, "max": 6.0, "percent": 33.33})
+        self.assertEqual(data["tests"]["lesson01/hidden/Extra.Missing"],
+                         {"lesson": "lesson01", "score": 0, "max": 1.0, "status": "not run",
+                          "detail": "not in the test report", "hidden": True, "measured": []})
+        unlisted = data["tests"]["lesson01/Banks.WordOfMatchesTheModel"]
+        self.assertEqual((unlisted["status"], unlisted["max"]), ("not in the points table", 0))
+        self.assertEqual(data["lessons"]["lesson01"]["tests"], 4)
+
+    def test_the_pass_mark(self):
+        self.assertEqual(self.grade("--pass-mark", "50").returncode, 1)
+        self.assertFalse(self.score()["passed"])
+        self.assertIn("below the pass mark", self.md.read_text())
+        proc = self.grade("--pass-mark", "5%")
+        self.assertEqual(proc.returncode, 0)
+        self.assertTrue(self.score()["passed"])
+        self.assertEqual(self.grade().returncode, 0)  # no pass mark asked: 0 whatever the score
+        self.assertIsNone(self.score()["passed"])
+
+    def test_several_reports_merge(self):
+        proc = self.grade(junit=("junit-kit-h200.xml", "junit-student-nogpu.xml"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.score()["lessons"]["lesson01"]["tests"], 15)
+
+    def test_markdown_to_stdout(self):
+        proc = self.run_tool("grade.py", "--source-dir", self.source, "report", "--junit",
+                             FIXTURES / "junit-student-nogpu.xml", "--points", self.points,
+                             "--markdown", "-")
+        self.assertIn("| Lesson | Points | Passed | Failed | Not run | Did not build |", proc.stdout)
+
+    def test_the_course_points_table_reads(self):
+        proc = self.run_tool("grade.py", "report", "--junit", FIXTURES / "junit-student-nogpu.xml")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+
+class GradeErrors(ToolTest):
+    def setUp(self) -> None:
+        super().setUp()
+        self.source = make_course(self.tmp / "course")
+        self.points = self.tmp / "points.json"
+        self.points.write_text('{"lessons": {"lesson01": 10}}')
+
+    def report(self, junit, *args: str, points=None):
+        return self.run_tool("grade.py", "--source-dir", self.source, "report", "--junit", junit,
+                             "--points", points or self.points, *args)
+
+    def test_missing_empty_malformed_and_empty_junit(self):
+        self.assertOneLineError(self.report(self.tmp / "none.xml"), 2, "no such JUnit file")
+        (self.tmp / "empty.xml").write_text("\n")
+        self.assertOneLineError(self.report(self.tmp / "empty.xml"), 2, "the JUnit file is empty")
+        (self.tmp / "bad.xml").write_text("<testsuite><testcase name='a'></testsuite>")
+        self.assertOneLineError(self.report(self.tmp / "bad.xml"), 2, "not valid JUnit XML")
+        (self.tmp / "html.xml").write_text("<html><body/></html>")
+        self.assertOneLineError(self.report(self.tmp / "html.xml"), 2, "not a JUnit test suite")
+        # ctest writes this when it found no tests.
+        (self.tmp / "none-ran.xml").write_text('<?xml version="1.0"?>\n<testsuite name="(empty)" tests="0"/>\n')
+        self.assertOneLineError(self.report(self.tmp / "none-ran.xml"), 2, "holds no test results")
+
+    def test_bad_points_tables(self):
+        junit = FIXTURES / "junit-student-nogpu.xml"
+        self.assertOneLineError(self.report(junit, points=self.tmp / "nope.json"), 2, "no such points table")
+        bad = self.tmp / "bad.json"
+        for text, message in (("{", "not valid JSON"),
+                              ("[]", "expected an object"),
+                              ('{"lessons": {"one": 10}}', "named like lesson01"),
+                              ('{"lessons": {"lesson1": 10}}', "named like lesson01"),
+                              ('{"lessons": {"lesson01": -1}}', "negative"),
+                              ('{"lessons": {"lesson01": "ten"}}', "not a number"),
+                              ('{"lessons": {"lesson01": {"pts": 1}}}', "unknown key 'pts'"),
+                              ('{"lessons": {"lesson01": {"tests": {"A.B": 0}}}}', "add up to 0"),
+                              ('{"lesson": {}}', "unknown key 'lesson'"),
+                              ('{"lessons": {}}', "nothing to grade"),
+                              ('{"lessons": {"lesson02": 3}}', "gives no points to lesson01")):
+            with self.subTest(text=text):
+                bad.write_text(text)
+                self.assertOneLineError(self.report(junit, points=bad), 2, message)
+
+    def test_bad_flags_and_numbers(self):
+        junit = FIXTURES / "junit-student-nogpu.xml"
+        self.assertOneLineError(self.report(junit, "--pass-mark", "120"), 2, "not between 0 and 100")
+        self.assertOneLineError(self.report(junit, "--pass-mark", "most"), 2, "not a percentage")
+        self.assertOneLineError(self.report(junit, "--tree", "mine"), 2, "invalid choice")
+        self.assertOneLineError(self.report(junit, "--colour"), 2, "unrecognized arguments")
+        self.assertOneLineError(self.run_tool("grade.py", "report"), 2, "--junit")
+        self.assertOneLineError(self.run_tool("grade.py"), 2)
+
+    def test_unwritable_outputs(self):
+        junit = FIXTURES / "junit-student-nogpu.xml"
+        blocker = self.tmp / "a-file"
+        blocker.write_text("x")
+        self.assertOneLineError(self.report(junit, "--json", blocker / "score.json"), 2, "cannot write")
+        self.assertOneLineError(self.report(junit, "--markdown", blocker / "report.md"), 2, "cannot write")
+        self.assertOneLineError(self.report(junit, "--markdown", self.tmp), 2, "it is a folder")
+
+    def test_bad_build_status_and_build_dir(self):
+        junit = FIXTURES / "junit-student-nogpu.xml"
+        self.assertOneLineError(self.report(junit, "--build-status", self.tmp / "none.json"), 2,
+                                "no such build status file")
+        (self.tmp / "status.json").write_text("[1, 2]")
+        self.assertOneLineError(self.report(junit, "--build-status", self.tmp / "status.json"), 2,
+                                "not a build status file")
+        self.assertOneLineError(self.report(junit, "--build-dir", self.tmp), 2,
+                                "not a configured build folder")
+
+
+class LessonStep(ToolTest):
+    """grade.py lesson NN: one Classroom step; exit 0 only if every test of the lesson passed."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.source = make_course(self.tmp / "course")
+        self.build = make_build(self.tmp / "build", self.source)
+        self.points = self.tmp / "points.json"
+        self.points.write_text('{"lessons": {"lesson01": 10}}')
+
+    def lesson(self, *args: str):
+        return self.run_tool("grade.py", "--source-dir", self.source, "lesson", "01",
+                             "--build-dir", self.build, "--points", self.points, *args)
+
+    def test_all_passed(self):
+        cases = [junit_case(f"student/lesson01/S.T{i}", labels="cpu;exercise;lesson01;student",
+                            output=passing_output(f"S.T{i}")) for i in range(2)]
+        self.env["FAKE_CTEST_JUNIT"] = str(junit_file(self.tmp / "pass.xml", cases))
+        proc = self.lesson()
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("lesson01 Banks, words and wavefronts: 10 / 10 points", proc.stdout)
+        run = [c for c in self.calls() if "--output-junit" in c][0]
+        self.assertIn("-L ^lesson01$ -L ^student$", run)
+
+    def test_a_skipped_gpu_test_is_not_a_pass(self):
+        cases = [junit_case("student/lesson01/S.Cpu", labels="cpu;exercise;lesson01;student",
+                            output=passing_output("S.Cpu")),
+                 junit_case("student/lesson01/S.Gpu", status="notrun", labels="gpu;exercise;lesson01;student",
+                            output=skipped_output("S.Gpu", "no usable GPU: no CUDA device found"),
+                            skipped="SKIP_REGULAR_EXPRESSION_MATCHED")]
+        self.env["FAKE_CTEST_JUNIT"] = str(junit_file(self.tmp / "skip.xml", cases))
+        proc = self.lesson()
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("not run        S.Gpu: no usable GPU: no CUDA device found", proc.stdout)
+        self.assertIn("5 / 10 points", proc.stdout)
+
+    def test_a_program_that_did_not_build(self):
+        self.env["FAKE_CTEST_JUNIT"] = str(FIXTURES / "junit-kit-h200.xml")
+        self.env["FAKE_CTEST_LIST"] = str(FIXTURES / "tests-not-built.json")
+        proc = self.lesson()
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("did not build  lesson01_student_cpu_exercise_banks_test (test program)", proc.stdout)
+
+    def test_errors(self):
+        self.assertOneLineError(self.run_tool("grade.py", "lesson", "01", "--build-dir", self.tmp / "x",
+                                              "--points", self.points), 2, "not a configured build folder")
+        self.assertOneLineError(self.run_tool("grade.py", "lesson", "1x", "--build-dir", self.build), 2,
+                                "not a lesson number")
+        self.assertOneLineError(self.run_tool("grade.py", "--source-dir", self.source, "lesson", "04",
+                                              "--build-dir", self.build, "--points", self.points),
+                                2, "no lesson 04")
+        self.assertOneLineError(self.lesson("--jobs", "0"), 2, "out of range")
+
+
+class PointsAndClassroom(ToolTest):
+    def test_points_lists_every_test_of_a_reference_run(self):
+        out = self.tmp / "points.json"
+        proc = self.run_tool("grade.py", "points", "--junit", FIXTURES / "junit-l01-h200.xml",
+                             "--lesson-points", "12", "--output", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        data = json.loads(out.read_text())
+        self.assertEqual(data["lessons"]["lesson01"]["points"], 12)
+        self.assertEqual(len(data["lessons"]["lesson01"]["tests"]), 15)
+        # Kept when written again; and the table it wrote grades.
+        proc = self.run_tool("grade.py", "points", "--junit", FIXTURES / "junit-l01-h200.xml",
+                             "--output", out)
+        self.assertEqual(json.loads(out.read_text())["lessons"]["lesson01"]["points"], 12)
+        self.assertOneLineError(self.run_tool("grade.py", "points", "--junit",
+                                              FIXTURES / "junit-kit-h200.xml"), 2, "no solution lesson tests")
+        self.assertOneLineError(self.run_tool("grade.py", "points", "--junit", out.parent / "x.xml",
+                                              "--lesson-points", "-3"), 2, "negative")
+
+    def test_classroom_has_one_step_per_lesson(self):
+        source = make_course(self.tmp / "course", {"01_no_conflict": None, "02_stride_two": None})
+        points = self.tmp / "points.json"
+        points.write_text('{"default_lesson_points": 10, "lessons": {"lesson02": 20}}')
+        proc = self.run_tool("grade.py", "--source-dir", source, "classroom", "--points", points)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("grade.py lesson 01", proc.stdout)
+        self.assertIn("max-score: 20", proc.stdout)
+        self.assertIn("runners: lesson01,lesson02", proc.stdout)
+        if have_yaml():
+            import yaml
+            steps = yaml.safe_load(proc.stdout)["jobs"]["autograding"]["steps"]
+            self.assertEqual([s.get("id") for s in steps if s.get("id")], ["lesson01", "lesson02"])
+        points.write_text('{"lessons": {"lesson01": 2.5, "lesson02": 1}}')
+        proc = self.run_tool("grade.py", "--source-dir", source, "classroom", "--points", points)
+        self.assertOneLineError(proc, 2, "whole numbers")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,177 @@
+"""The grading helpers: build_lessons.py (each lesson its own target, keep going, a status file),
+grade_tree.py (the student's exercise files on the pinned course, nothing else), gpu-env.sh
+(the CUDA toolkit on PATH and LD_LIBRARY_PATH for Classroom's stripped environment); and the
+three together with the grade report."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import unittest
+
+from course_testing import FIXTURES, TOOLS, ToolTest, make_build, make_course
+
+
+class BuildLessons(ToolTest):
+    def setUp(self) -> None:
+        super().setUp()
+        self.source = make_course(self.tmp / "course", {"01_a": None, "02_b": None, "03_c": None})
+        self.build = make_build(self.tmp / "build", self.source)
+
+    def test_one_broken_lesson_does_not_stop_the_others(self):
+        self.env["FAKE_CMAKE_FAIL"] = "lesson02"
+        proc = self.run_tool("build_lessons.py", "--build-dir", self.build, "-j", "3")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        targets = [c.split("--target ")[1].split()[0] for c in self.calls() if c.startswith("cmake")]
+        self.assertEqual(targets, ["lesson01", "lesson02", "lesson03"])
+        status = json.loads((self.build / "course" / "build-status.json").read_text())["lessons"]
+        self.assertEqual(status["lesson01"]["status"], "built")
+        self.assertEqual(status["lesson02"]["status"], "did not build")
+        self.assertEqual(status["lesson02"]["error"], "/src/lessons/exercise.cu(12): error: expected a ';'")
+        self.assertEqual(status["lesson03"]["status"], "built")
+        self.assertIn("Error 2", (self.build / "course" / "build-lesson02.log").read_text())
+        self.assertIn("2 of 3 lessons built", proc.stdout)
+
+    def test_within_a_lesson_the_build_keeps_going(self):
+        (self.build / "CMakeCache.txt").write_text("CMAKE_GENERATOR:INTERNAL=Unix Makefiles\n")
+        self.run_tool("build_lessons.py", "--build-dir", self.build, "--lessons", "01")
+        self.assertTrue(self.calls()[0].endswith("-- -k"), self.calls())
+        (self.build / "CMakeCache.txt").write_text("CMAKE_GENERATOR:INTERNAL=Ninja\n")
+        self.run_tool("build_lessons.py", "--build-dir", self.build, "--lessons", "01")
+        self.assertTrue(self.calls()[1].endswith("-- -k 0"), self.calls())
+
+    def test_all_built(self):
+        proc = self.run_tool("build_lessons.py", "--build-dir", self.build, "--lessons", "1,03")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(len(self.calls()), 2)
+
+    def test_errors(self):
+        self.assertOneLineError(self.run_tool("build_lessons.py", "--build-dir", self.tmp / "no"), 2,
+                                "cmake --preset grade")
+        self.assertOneLineError(self.run_tool("build_lessons.py", "--build-dir", self.build, "-j", "x"),
+                                2, "--jobs x")
+        self.assertOneLineError(self.run_tool("build_lessons.py", "--build-dir", self.build,
+                                              "--lessons", "07"), 2, "there is no lesson 07")
+        self.assertOneLineError(self.run_tool("build_lessons.py"), 2, "--build-dir")
+        blocker = self.tmp / "file"
+        blocker.write_text("x")
+        self.assertOneLineError(self.run_tool("build_lessons.py", "--build-dir", self.build,
+                                              "--status", blocker / "status.json"), 2, "cannot write")
+
+
+class GradeTree(ToolTest):
+    def setUp(self) -> None:
+        super().setUp()
+        self.course = make_course(self.tmp / "course", {"01_a": None, "02_b": None})
+        self.student = make_course(self.tmp / "student", {"01_a": None})
+        lesson = self.student / "lessons" / "01_a"
+        (lesson / "exercise.hpp").write_text("student's answer\n")
+        (lesson / "exercise_helpers.hpp").write_text("student's helper\n")
+        (lesson / "demo.hpp").write_text("student changed the demo\n")
+        (self.student / "tests" / "01_a" / "cpu_exercise_x_test.cpp").write_text("TEST() {} // always passes\n")
+
+    def test_only_the_exercise_files_come_from_the_student(self):
+        proc = self.run_tool("grade_tree.py", "--student", self.student, "--course", self.course)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        ours = self.course / "lessons" / "01_a"
+        self.assertEqual((ours / "exercise.hpp").read_text(), "student's answer\n")
+        self.assertEqual((ours / "exercise_helpers.hpp").read_text(), "student's helper\n")
+        self.assertEqual((ours / "demo.hpp").read_text(), "// demo\n")
+        self.assertEqual((self.course / "tests" / "01_a" / "cpu_exercise_x_test.cpp").read_text(), "// test\n")
+        self.assertIn("lessons/02_b: not in the student's repository; the starter stays", proc.stdout)
+        self.assertIn("lessons/01_a/exercise_helpers.hpp: the student's (new file)", proc.stdout)
+
+    def test_a_link_is_not_followed(self):
+        target = self.tmp / "secret.txt"
+        target.write_text("outside\n")
+        link = self.student / "lessons" / "01_a" / "exercise.cu"
+        link.unlink()
+        link.symlink_to(target)
+        proc = self.run_tool("grade_tree.py", "--student", self.student, "--course", self.course)
+        self.assertIn("exercise.cu: skipped (not a regular file)", proc.stdout)
+        self.assertEqual((self.course / "lessons" / "01_a" / "exercise.cu").read_text(), "// starter kernel\n")
+
+    def test_errors(self):
+        self.assertOneLineError(self.run_tool("grade_tree.py", "--student", self.tmp / "none",
+                                              "--course", self.course), 2, "no lessons/ folder")
+        self.assertOneLineError(self.run_tool("grade_tree.py", "--student", self.course,
+                                              "--course", self.course), 2, "two different checkouts")
+        self.assertOneLineError(self.run_tool("grade_tree.py", "--student", self.student), 2, "--course")
+
+
+class GpuEnv(ToolTest):
+    def setUp(self) -> None:
+        super().setUp()
+        self.cuda = self.tmp / "cuda"
+        for d in ("bin", "lib64", "extras/CUPTI/lib64"):
+            (self.cuda / d).mkdir(parents=True)
+        nvcc = self.cuda / "bin" / "nvcc"
+        nvcc.write_text("#!/bin/sh\necho fake nvcc\n")
+        nvcc.chmod(0o755)
+        self.env["GPU_ENV_CUDA_DIRS"] = str(self.tmp / "none")
+        self.env["HOME"] = str(self.tmp)
+        for key in ("CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH"):
+            self.env.pop(key, None)
+        self.env["PATH"] = "/usr/bin:/bin"  # as Classroom's grader leaves it: no CUDA
+
+    def wrap(self, *args: str):
+        return subprocess.run(["bash", str(TOOLS / "gpu-env.sh"), *args], capture_output=True,
+                              text=True, env=self.env)
+
+    def test_it_sets_path_and_libraries(self):
+        self.env["CUDA_HOME"] = str(self.cuda)
+        proc = self.wrap("sh", "-c", 'echo "$PATH"; echo "$LD_LIBRARY_PATH"; nvcc')
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        path, libs, nvcc = proc.stdout.splitlines()
+        self.assertTrue(path.startswith(f"{self.cuda}/bin:"))
+        self.assertEqual(libs, f"{self.cuda}/lib64:{self.cuda}/extras/CUPTI/lib64")
+        self.assertEqual(nvcc, "fake nvcc")
+
+    def test_it_finds_the_toolkit_in_the_usual_places_and_a_runner_file(self):
+        self.env["GPU_ENV_CUDA_DIRS"] = f"{self.tmp / 'none'} {self.cuda}"
+        proc = self.wrap("sh", "-c", 'echo "$CUDA_HOME"')
+        self.assertEqual(proc.stdout.strip(), str(self.cuda))
+        del self.env["GPU_ENV_CUDA_DIRS"]
+        (self.tmp / ".course-gpu-env").write_text(f'export CUDA_HOME="{self.cuda}"\nexport RUNNER_NOTE=set\n')
+        proc = self.wrap("sh", "-c", 'echo "$CUDA_HOME $RUNNER_NOTE"')
+        self.assertEqual(proc.stdout.strip(), f"{self.cuda} set")
+
+    def test_it_passes_the_exit_status_through(self):
+        self.env["CUDA_HOME"] = str(self.cuda)
+        self.assertEqual(self.wrap("sh", "-c", "exit 3").returncode, 3)
+
+    def test_errors(self):
+        self.assertOneLineError(self.wrap(), 2, "give the command to run")
+        self.assertOneLineError(self.wrap("true"), 2, "no CUDA toolkit found")
+
+
+@unittest.skipIf(shutil.which("bash") is None, "needs bash")
+class Pipeline(ToolTest):
+    """The grade workflow's steps in a row, with stand-ins for cmake and ctest."""
+
+    def test_student_files_in_a_build_that_keeps_going_scored_against_the_table(self):
+        course = make_course(self.tmp / "course", {"01_no_conflict": None, "02_b": None})
+        student = make_course(self.tmp / "student", {"01_no_conflict": None, "02_b": None})
+        (student / "lessons" / "02_b" / "exercise.cu").write_text("broken(\n")
+        self.assertEqual(self.run_tool("grade_tree.py", "--student", student, "--course", course).returncode, 0)
+        build = make_build(course / "build" / "grade", course)
+        self.env["FAKE_CMAKE_FAIL"] = "lesson02"
+        self.assertEqual(self.run_tool("build_lessons.py", "--build-dir", build).returncode, 1)
+        (course / "tests" / "points.json").write_text('{"default_lesson_points": 10}')
+        self.env["FAKE_CTEST_LIST"] = str(FIXTURES / "tests-student-nogpu.json")
+        proc = self.run_tool("grade.py", "--source-dir", course, "report", "--junit",
+                             FIXTURES / "junit-student-nogpu.xml", "--build-dir", build,
+                             "--points", course / "tests" / "points.json", "--json", self.tmp / "s.json",
+                             "--pass-mark", "50")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        data = json.loads((self.tmp / "s.json").read_text())
+        self.assertEqual(data["total"]["max"], 20.0)
+        self.assertEqual(data["lessons"]["lesson02"]["note"], "Did not build: /src/lessons/exercise.cu(12): "
+                                                             "error: expected a ';'")
+        self.assertEqual(data["lessons"]["lesson01"]["passed"], 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,98 @@
+"""make_student_repo.py: the student-facing repository (no solutions, no course CI, no presets
+that build the solutions), a fresh git repository tagged starters-v1 from which `reset` works;
+and it still configures with the student preset."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import unittest
+from pathlib import Path
+
+from course_testing import ROOT, ToolTest, make_course
+from make_student_repo import student_presets
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", str(repo), "-c", "user.name=T", "-c", "user.email=t@t", *args],
+                          check=True, capture_output=True, text=True).stdout
+
+
+def in_git() -> bool:
+    return shutil.which("git") is not None and subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode == 0
+
+
+class Presets(unittest.TestCase):
+    def test_the_presets_that_build_the_solutions_go(self):
+        data = json.loads(student_presets((ROOT / "CMakePresets.json").read_text()))
+        names = {kind: [p["name"] for p in data.get(kind, [])]
+                 for kind in ("configurePresets", "buildPresets", "testPresets", "workflowPresets")}
+        self.assertIn("student", names["configurePresets"])
+        self.assertIn("grade", names["configurePresets"])
+        for gone in ("solutions", "ci", "gpu-check"):
+            for kind, have in names.items():
+                self.assertNotIn(gone, have, kind)
+        self.assertIn("progress", names["buildPresets"])
+        self.assertIn("student", names["workflowPresets"])
+
+
+@unittest.skipUnless(in_git(), "needs git and the course's git history")
+class StudentRepo(ToolTest):
+    def make(self, *args: str):
+        return self.run_tool("make_student_repo.py", "--out", self.tmp / "student", *args)
+
+    def test_the_course_at_head_without_solutions(self):
+        proc = self.make()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        out = self.tmp / "student"
+        self.assertFalse((out / "solutions").exists())
+        self.assertFalse((out / ".ci").exists())
+        self.assertFalse((out / ".github" / "workflows" / "ci.yml").exists())
+        self.assertTrue((out / ".github" / "workflows" / "grade.yml").is_file())
+        self.assertTrue((out / "lessons" / "01_no_conflict" / "exercise.hpp").is_file())
+        self.assertTrue((out / "tools" / "course" / "course.py").is_file())
+        self.assertEqual(git(out, "tag", "--list"), "starters-v1\n")
+        self.assertEqual(git(out, "status", "--porcelain"), "")
+        head = git(ROOT, "rev-parse", "HEAD").strip()
+        self.assertIn(head[:10], git(out, "log", "-1", "--format=%s"))
+
+        # reset in the new repository restores from its tag.
+        exercise = out / "lessons" / "01_no_conflict" / "exercise.hpp"
+        shipped = exercise.read_text()
+        exercise.write_text("my answer\n")
+        proc = self.run_tool("course.py", "--source-dir", out, "reset", "--build-dir",
+                             self.tmp / "b", "01", "--yes")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("tag starters-v1", proc.stdout)
+        self.assertEqual(exercise.read_text(), shipped)
+
+    @unittest.skipUnless(shutil.which("cmake") and (shutil.which("nvcc") or Path("/usr/local/cuda/bin/nvcc").exists()),
+                         "needs cmake and the CUDA toolkit to configure")
+    def test_it_configures_with_the_student_preset(self):
+        self.assertEqual(self.make("--no-git").returncode, 0)
+        out = self.tmp / "student"
+        env = dict(os.environ)
+        env["PATH"] = f"/usr/local/cuda/bin{os.pathsep}{env.get('PATH', '')}"
+        proc = subprocess.run([os.environ.get("COURSE_TEST_CMAKE", "cmake"), "--preset", "student"],
+                              cwd=str(out), env=env, capture_output=True, text=True, timeout=240)
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-3000:])
+        self.assertFalse((out / ".git").exists())
+
+    def test_errors(self):
+        (self.tmp / "student").mkdir()
+        (self.tmp / "student" / "keep.txt").write_text("mine")
+        self.assertOneLineError(self.make(), 1, "exists and is not an empty folder")
+        self.assertOneLineError(self.run_tool("make_student_repo.py", "--out", self.tmp / "o2",
+                                              "--ref", "no-such-ref"), 1, "no such commit")
+        plain = make_course(self.tmp / "plain")
+        self.assertOneLineError(self.run_tool("make_student_repo.py", "--out", self.tmp / "o3",
+                                              "--source", plain), 1, "not a git repository")
+        self.assertOneLineError(self.run_tool("make_student_repo.py"), 2, "--out")
+        self.assertOneLineError(self.make("--with-solutions"), 2, "unrecognized arguments")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,126 @@
+"""course.py watch: rebuilds and reruns a lesson's tests when its files change, or on Enter in
+manual mode; stops on q. cmake and ctest are stand-ins that log their calls."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+from course_testing import FIXTURES, TOOLS, ToolTest, make_build, make_course
+
+
+class Watch(ToolTest):
+    def setUp(self) -> None:
+        super().setUp()
+        self.source = make_course(self.tmp / "course", {"01_no_conflict": None, "02_stride_two": None})
+        self.build = make_build(self.tmp / "build", self.source)
+        self.env["FAKE_CTEST_JUNIT"] = str(FIXTURES / "junit-student-nogpu.xml")
+        self.env["FAKE_CTEST_LIST"] = str(FIXTURES / "tests-student-nogpu.json")
+
+    def builds(self):
+        return [c for c in self.calls() if c.startswith("cmake --build")]
+
+    def start(self, *args: str) -> subprocess.Popen:
+        proc = subprocess.Popen(
+            [sys.executable, str(TOOLS / "course.py"), "--source-dir", str(self.source), "watch",
+             "--build-dir", str(self.build), *args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env=self.env)
+        self.lines = []
+        self.reader = threading.Thread(target=lambda: self.lines.extend(iter(proc.stdout.readline, "")),
+                                       daemon=True)
+        self.reader.start()
+        self.addCleanup(self.stop, proc)
+        return proc
+
+    def stop(self, proc: subprocess.Popen) -> None:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        self.reader.join(timeout=5)
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def wait_for(self, predicate, what: str, timeout: float = 20) -> None:
+        end = time.time() + timeout
+        while time.time() < end:
+            if predicate():
+                return
+            time.sleep(0.05)
+        self.fail(f"timed out waiting for {what}; output:\n{''.join(self.lines)}\ncalls: {self.calls()}")
+
+    def test_once(self):
+        proc = self.run_tool("course.py", "--source-dir", self.source, "watch", "--build-dir",
+                             self.build, "01", "--once")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(len(self.builds()), 1)
+        self.assertIn("--target lesson01", self.builds()[0])
+        run = [c for c in self.calls() if c.startswith("ctest") and "--output-junit" in c]
+        self.assertIn("-L ^lesson01$ -L ^student$", run[0])
+        self.assertIn("Lesson 01: CPU 1/9, GPU skipped: no usable GPU [1]: not started", proc.stdout)
+        self.assertIn("Failing: Banks.BankOfMatchesTheModel and 7 more.", proc.stdout)
+
+    def test_a_lesson_that_does_not_build(self):
+        self.env["FAKE_CMAKE_FAIL"] = "lesson01"
+        proc = self.run_tool("course.py", "--source-dir", self.source, "watch", "--build-dir",
+                             self.build, "01", "--once")
+        self.assertEqual(proc.returncode, 0)
+        self.assertIn("error: expected a ';'", proc.stdout)
+        self.assertIn("Lesson 01 does not build: fix the error above and save.", proc.stdout)
+        self.assertFalse([c for c in self.calls() if c.startswith("ctest")])
+
+    def test_the_next_lesson_by_default(self):
+        (self.build / "course" / "state.json").write_text('{"next_lesson": "02"}')
+        proc = self.run_tool("course.py", "--source-dir", self.source, "watch", "--build-dir",
+                             self.build, "--once")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("--target lesson02", self.builds()[0])
+
+    def test_a_change_reruns_and_q_stops(self):
+        proc = self.start("01", "--interval", "0.1")
+        self.wait_for(lambda: any("Watching" in line for line in self.lines), "the first run")
+        self.assertEqual(len(self.builds()), 1)
+        time.sleep(0.2)
+        exercise = self.source / "lessons" / "01_no_conflict" / "exercise.hpp"
+        exercise.write_text("edited\n")
+        st = exercise.stat()
+        os.utime(str(exercise), ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+        self.wait_for(lambda: len(self.builds()) == 2 and sum("Lesson 01: CPU" in x for x in self.lines) == 2,
+                      "a rerun after the change")
+        self.assertTrue(any("Changed: lessons/01_no_conflict/exercise.hpp" in x for x in self.lines))
+        proc.stdin.write("q\n")
+        proc.stdin.flush()
+        self.assertEqual(proc.wait(timeout=10), 0)
+
+    def test_manual_mode_reruns_on_enter_only(self):
+        proc = self.start("01", "--manual", "--interval", "0.1")
+        self.wait_for(lambda: any("Manual mode" in line for line in self.lines), "the first run")
+        (self.source / "lessons" / "01_no_conflict" / "exercise.hpp").write_text("edited\n")
+        time.sleep(0.5)
+        self.assertEqual(len(self.builds()), 1, "manual mode must not react to changes")
+        proc.stdin.write("\n")
+        proc.stdin.flush()
+        self.wait_for(lambda: len(self.builds()) == 2, "a rerun on Enter")
+        proc.stdin.close()  # end of input ends manual mode
+        self.assertEqual(proc.wait(timeout=10), 0)
+
+    def test_errors(self):
+        def watch(*args):
+            return self.run_tool("course.py", "--source-dir", self.source, "watch", *args)
+        self.assertOneLineError(watch("--build-dir", self.tmp / "nowhere", "01"), 1, "cmake --preset student")
+        self.assertOneLineError(watch("--build-dir", self.build, "01", "--interval", "soon"), 2,
+                                "not a number of seconds")
+        self.assertOneLineError(watch("--build-dir", self.build, "01", "--interval", "0"), 2, "out of range")
+        self.assertOneLineError(watch("--build-dir", self.build, "99"), 1, "there is no lesson 99")
+        self.assertOneLineError(watch("--build-dir", self.build, "one"), 2, "not a lesson number")
+
+
+if __name__ == "__main__":
+    unittest.main()

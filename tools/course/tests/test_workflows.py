@@ -1,0 +1,165 @@
+"""The GitHub workflows parse as YAML and name only presets and scripts that exist; grading runs
+on the self-hosted GPU runner; the Classroom workflow has one step per lesson worth the lesson's
+points; the student workflow preset ends in the progress table."""
+
+from __future__ import annotations
+
+import json
+import re
+import unittest
+from pathlib import Path
+
+from course_testing import ROOT, have_yaml
+from course_tree import find_lessons
+
+WORKFLOWS = ROOT / ".github" / "workflows"
+PRESET_KINDS = {  # how a command names a preset -> the CMakePresets.json list it must be in
+    r"cmake\s+--workflow\s+--preset[= ]+([\w.-]+)": "workflowPresets",
+    r"cmake\s+--build\s+--preset[= ]+([\w.-]+)": "buildPresets",
+    r"ctest\s+--preset[= ]+([\w.-]+)": "testPresets",
+    r"cmake\s+--preset[= ]+([\w.-]+)": "configurePresets",
+}
+# Paths a command runs: scripts of this repository. `course/` is the pinned checkout of this
+# repository in the grading workflows.
+SCRIPT = re.compile(r"(?<![\w/.-])(?:course/)?((?:\.ci|tools|\.github)/[\w./-]*\w)")
+REGENERATE = "python3 tools/course/grade.py classroom -o .github/workflows/classroom.yml"
+
+
+def presets() -> dict:
+    data = json.loads((ROOT / "CMakePresets.json").read_text())
+    return {kind: {p["name"]: p for p in data.get(kind, [])}
+            for kind in ("configurePresets", "buildPresets", "testPresets", "workflowPresets")}
+
+
+def commands(workflow: dict):
+    """(job, step, command text) of every run: and every autograding command:."""
+    for job_name, job in workflow.get("jobs", {}).items():
+        for step in job.get("steps", []):
+            if "run" in step:
+                yield job_name, step.get("name", step.get("id", "?")), step["run"]
+            command = (step.get("with") or {}).get("command")
+            if command:
+                yield job_name, step.get("name", step.get("id", "?")), command
+
+
+@unittest.skipUnless(have_yaml(), "PyYAML is not installed (Debian: python3-yaml), so the "
+                                  "workflow files were not parsed")
+class Workflows(unittest.TestCase):
+    def setUp(self) -> None:
+        import yaml
+        self.workflows = {}
+        for path in sorted(WORKFLOWS.glob("*.yml")):
+            self.workflows[path.name] = yaml.safe_load(path.read_text())
+        self.presets = presets()
+
+    def test_the_three_workflows_parse(self):
+        for name in ("ci.yml", "grade.yml", "classroom.yml"):
+            with self.subTest(workflow=name):
+                wf = self.workflows.get(name)
+                self.assertIsInstance(wf, dict, f"{name} is missing or not a mapping")
+                self.assertIn("jobs", wf)
+                self.assertTrue(wf.get("on") or wf.get(True), f"{name} has no triggers")  # YAML 1.1: on = true
+
+    def test_only_presets_that_exist(self):
+        for name, wf in self.workflows.items():
+            for job, step, text in commands(wf):
+                for pattern, kind in PRESET_KINDS.items():
+                    for preset in re.findall(pattern, text):
+                        with self.subTest(workflow=name, step=step, preset=preset):
+                            self.assertIn(preset, self.presets[kind],
+                                          f"{name} / {step}: no {kind[:-7]} preset '{preset}'")
+
+    def test_only_scripts_that_exist(self):
+        found = 0
+        for name, wf in self.workflows.items():
+            for job, step, text in commands(wf):
+                for script in SCRIPT.findall(text):
+                    found += 1
+                    with self.subTest(workflow=name, step=step, script=script):
+                        self.assertTrue((ROOT / script).exists(), f"{name} / {step}: {script} is missing")
+        self.assertGreater(found, 5)
+
+    def test_actions_are_pinned_to_a_version(self):
+        for name, wf in self.workflows.items():
+            for job in wf["jobs"].values():
+                for step in job.get("steps", []):
+                    if "uses" in step:
+                        self.assertRegex(step["uses"], r"^[\w.-]+/[\w.-]+@v\d+$", f"{name}: {step['uses']}")
+
+    def test_ci_runs_the_project_suite_without_a_gpu(self):
+        ci = self.workflows["ci.yml"]
+        job = next(iter(ci["jobs"].values()))
+        self.assertNotIn("self-hosted", str(job["runs-on"]))
+        self.assertIn("cuda", str(job.get("container", "")) + str(job.get("steps")), "no CUDA toolkit")
+        runs = " ".join(text for _, _, text in commands(ci))
+        self.assertTrue("bash .ci/run" in runs or "cmake --workflow --preset ci" in runs)
+        self.assertIn("--preset docs", (WORKFLOWS / "ci.yml").read_text(),
+                      "the commented docs step is gone")
+
+    def test_grading_runs_on_the_gpu_runner(self):
+        for name in ("grade.yml", "classroom.yml"):
+            for job in self.workflows[name]["jobs"].values():
+                with self.subTest(workflow=name):
+                    self.assertEqual(job["runs-on"], ["self-hosted", "gpu"])
+                    self.assertIn("COURSE_GRADER", job["if"])
+
+    def test_grade_takes_the_course_from_the_pinned_commit(self):
+        steps = self.workflows["grade.yml"]["jobs"]["grade"]["steps"]
+        pinned = [s for s in steps if (s.get("with") or {}).get("ref") == "${{ env.COURSE_PIN_REF }}"]
+        self.assertEqual(len(pinned), 1)
+        self.assertEqual(pinned[0]["with"]["path"], "course")
+        runs = "\n".join(s.get("run", "") for s in steps)
+        self.assertIn("grade_tree.py --student student --course course", runs)
+        self.assertIn("build_lessons.py", runs)
+        self.assertIn("grade.py report", runs)
+        self.assertIn("GITHUB_STEP_SUMMARY", runs)
+        self.assertTrue(any("upload-artifact" in s.get("uses", "") for s in steps))
+
+    def test_classroom_has_a_step_per_lesson_worth_its_points(self):
+        import grade
+        table = grade.load_points(ROOT / "tests" / "points.json")
+        steps = self.workflows["classroom.yml"]["jobs"]["autograding"]["steps"]
+        graders = {s["id"]: s for s in steps
+                   if s.get("uses", "").startswith("classroom-resources/autograding-command-grader")}
+        lessons = find_lessons(ROOT)
+        labels = [lesson.label for lesson in lessons]
+        self.assertEqual(sorted(graders), labels,
+                         f"the Classroom steps are not the lessons: run `{REGENERATE}`")
+        for lesson in lessons:
+            step = graders[lesson.label]
+            with self.subTest(lesson=lesson.label):
+                self.assertEqual(int(step["with"]["max-score"]), int(table.get(lesson.label).points),
+                                 f"max-score differs from tests/points.json: run `{REGENERATE}`")
+                self.assertIn(f"grade.py lesson {lesson.number}", step["with"]["command"])
+                self.assertTrue(step["with"]["command"].startswith("bash course/tools/course/gpu-env.sh "))
+        reporter = [s for s in steps if "autograding-grading-reporter" in s.get("uses", "")]
+        self.assertEqual(len(reporter), 1)
+        self.assertEqual(reporter[0]["with"]["runners"].split(","), labels)
+        for label in labels:
+            self.assertEqual(reporter[0]["env"][f"{label.upper()}_RESULTS"],
+                             f"${{{{ steps.{label}.outputs.result }}}}")
+
+
+class Presets(unittest.TestCase):
+    def test_the_student_workflow_ends_in_the_progress_table(self):
+        p = presets()
+        steps = p["workflowPresets"]["student"]["steps"]
+        self.assertEqual(steps[-1]["type"], "build")
+        self.assertEqual(p["buildPresets"][steps[-1]["name"]].get("targets"), ["progress"])
+
+    def test_the_grade_presets(self):
+        p = presets()
+        grade = p["configurePresets"]["grade"]["cacheVariables"]
+        self.assertEqual(grade["COURSE_BUILD_SOLUTIONS"], "OFF")
+        self.assertEqual(grade["COURSE_EXTRA_TESTS_DIR"], "$env{COURSE_HIDDEN_TESTS}")
+        test = p["testPresets"]["grade"]
+        self.assertEqual(test["filter"]["include"]["label"], "^student$")
+        self.assertTrue(test["output"]["outputJUnitFile"].endswith("build/grade/junit.xml"))
+
+    def test_the_tools_are_in_the_ci_test_preset(self):
+        label = presets()["testPresets"]["ci"]["filter"]["include"]["label"]
+        self.assertRegex("tools", label)
+
+
+if __name__ == "__main__":
+    unittest.main()
