@@ -62,15 +62,9 @@ inline kit::Trace twin_trace(int n) {
   return correlate_trace(n, twin_re_slot, twin_im_slot, false);
 }
 
-/// All wavefronts, loads and stores: what the shared-memory pipe spends on a launch.
-inline double total_wavefronts(const kit::SharedCounts& c) {
-  return static_cast<double>(c.load_wavefronts + c.store_wavefronts);
-}
-
 /// The model's slowdown of correlate over its twin, for n outputs.
 inline double model_ratio(int n) {
-  return total_wavefronts(exercise_trace(n).expected()) /
-         total_wavefronts(twin_trace(n).expected());
+  return kit::model_ratio(exercise_trace(n), twin_trace(n));
 }
 
 /// Outputs for a timing: 32 full waves of blocks on this GPU.

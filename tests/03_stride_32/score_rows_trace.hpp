@@ -67,15 +67,9 @@ inline kit::Trace twin_trace(int n_rows, int n_cols) {
   return score_rows_trace(n_rows, n_cols, twin_tile_index);
 }
 
-/// All wavefronts, loads and stores: what the shared-memory pipe spends on a launch.
-inline double total_wavefronts(const kit::SharedCounts& c) {
-  return static_cast<double>(c.load_wavefronts + c.store_wavefronts);
-}
-
 /// The model's slowdown of score_rows over its twin.
 inline double model_ratio(int n_rows, int n_cols) {
-  return total_wavefronts(exercise_trace(n_rows, n_cols).expected()) /
-         total_wavefronts(twin_trace(n_rows, n_cols).expected());
+  return kit::model_ratio(exercise_trace(n_rows, n_cols), twin_trace(n_rows, n_cols));
 }
 
 /// A matrix shape for a timing: 8 full waves of blocks on this GPU, 8 column tiles each.

@@ -67,15 +67,9 @@ inline kit::Trace twin_trace(int n_polys, int n_points) {
   return eval_polys_trace(n_polys, n_points, twin_coef_slot);
 }
 
-/// All wavefronts, loads and stores: what the shared-memory pipe spends on a launch.
-inline double total_wavefronts(const kit::SharedCounts& c) {
-  return static_cast<double>(c.load_wavefronts + c.store_wavefronts);
-}
-
 /// The model's slowdown of eval_polys over its twin.
 inline double model_ratio(int n_polys, int n_points) {
-  return total_wavefronts(exercise_trace(n_polys, n_points).expected()) /
-         total_wavefronts(twin_trace(n_polys, n_points).expected());
+  return kit::model_ratio(exercise_trace(n_polys, n_points), twin_trace(n_polys, n_points));
 }
 
 /// A problem shape for a timing: 128 full waves of blocks on this GPU.

@@ -55,6 +55,16 @@ TEST(Trace, IdealKeepsRequestsAndCostsEachAtItsWidthsIdeal) {
   EXPECT_EQ(c.store_wavefronts, 5u);
 }
 
+TEST(Trace, ModelRatioComparesAllWavefronts) {
+  kit::Trace a, b;
+  a.add(kit::SharedOp::load, kit::strided_access(4, 2), 10, "stride 2");
+  a.add(kit::SharedOp::store, kit::strided_access(4, 1), 4, "stride 1 store");
+  b.add(kit::SharedOp::load, kit::strided_access(4, 1), 10, "stride 1");
+  b.add(kit::SharedOp::store, kit::strided_access(4, 1), 4, "stride 1 store");
+  EXPECT_DOUBLE_EQ(kit::model_ratio(a, b), (10.0 * 2 + 4) / (10 + 4));
+  EXPECT_DOUBLE_EQ(kit::model_ratio(a, kit::Trace{}), 0.0);
+}
+
 TEST(Trace, LaneFunctionsMaskInactiveLanes) {
   kit::Trace t;
   t.add(

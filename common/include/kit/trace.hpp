@@ -158,4 +158,13 @@ private:
   std::vector<TraceEntry> entries_;
 };
 
+/// Wavefronts (loads and stores) of trace A over trace B: the slowdown the model predicts for
+/// kernel A against kernel B when the shared-memory pipe is the bottleneck (0 when B has none).
+inline double model_ratio(const Trace& a, const Trace& b) {
+  const SharedCounts ca = a.expected();
+  const SharedCounts cb = b.expected();
+  const double wb = static_cast<double>(cb.load_wavefronts + cb.store_wavefronts);
+  return wb > 0 ? static_cast<double>(ca.load_wavefronts + ca.store_wavefronts) / wb : 0.0;
+}
+
 } // namespace kit
