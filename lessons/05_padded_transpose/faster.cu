@@ -7,6 +7,19 @@
 namespace lesson05::faster {
 namespace {
 
+/// Asks, once per kernel, for the largest shared-memory carveout: the small-block variants
+/// need more than 100 KiB of tiles per SM to reach full occupancy, and a transpose has no use
+/// for a large L1.
+template <auto Kernel>
+void prefer_shared() {
+  static const bool done = [] {
+    CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    cudaSharedmemCarveoutMaxShared));
+    return true;
+  }();
+  (void)done;
+}
+
 /// Elements of a tile of side `tile` that starts at `origin` on an axis of `n` elements.
 __device__ __forceinline__ int extent(int origin, int n, int tile) {
   return n - origin < tile ? n - origin : tile;
@@ -71,6 +84,7 @@ void launch_padded(const float* in, float* out, int rows, int cols, cudaStream_t
   }
   const dim3 grid(static_cast<unsigned>((cols + TileDim - 1) / TileDim),
                   static_cast<unsigned>((rows + TileDim - 1) / TileDim));
+  prefer_shared<padded_kernel<TileDim, BlockRows>>();
   padded_kernel<TileDim, BlockRows>
       <<<grid, dim3(kit::kWarpSize, BlockRows), 0, stream>>>(in, out, rows, cols);
   CUDA_CHECK_LAUNCH();
@@ -215,13 +229,13 @@ __global__ void __launch_bounds__(Threads)
   }
 }
 
-template <class Kernel>
-void launch_1d(Kernel kernel, int threads, const float* in, float* out, int rows, int cols,
-               cudaStream_t stream) {
+template <auto Kernel, int Threads>
+void launch_1d(const float* in, float* out, int rows, int cols, cudaStream_t stream) {
   if (rows <= 0 || cols <= 0) {
     return;
   }
-  kernel<<<tile_grid(rows, cols), threads, 0, stream>>>(in, out, rows, cols);
+  prefer_shared<Kernel>();
+  Kernel<<<tile_grid(rows, cols), Threads, 0, stream>>>(in, out, rows, cols);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -241,21 +255,21 @@ void transpose_padded_64x8(const float* in, float* out, int rows, int cols, cuda
 
 void transpose_padded_vec4_64t(const float* in, float* out, int rows, int cols,
                                cudaStream_t stream) {
-  launch_1d(vec4_kernel<64, false>, 64, in, out, rows, cols, stream);
+  launch_1d<vec4_kernel<64, false>, 64>(in, out, rows, cols, stream);
 }
 
 void transpose_padded_vec4_128t(const float* in, float* out, int rows, int cols,
                                 cudaStream_t stream) {
-  launch_1d(vec4_kernel<128, false>, 128, in, out, rows, cols, stream);
+  launch_1d<vec4_kernel<128, false>, 128>(in, out, rows, cols, stream);
 }
 
 void transpose_padded_vec4_128t_cs(const float* in, float* out, int rows, int cols,
                                    cudaStream_t stream) {
-  launch_1d(vec4_kernel<128, true>, 128, in, out, rows, cols, stream);
+  launch_1d<vec4_kernel<128, true>, 128>(in, out, rows, cols, stream);
 }
 
 void copy_vec4(const float* in, float* out, int rows, int cols, cudaStream_t stream) {
-  launch_1d(copy_vec4_kernel<128>, 128, in, out, rows, cols, stream);
+  launch_1d<copy_vec4_kernel<128>, 128>(in, out, rows, cols, stream);
 }
 
 } // namespace lesson05::faster
