@@ -1,8 +1,8 @@
 // Part 3 timed: on an 8192 x 8192 fp32 matrix, measured in one run with a device-to-device
 // cudaMemcpy of the same bytes, the padded transpose reaches at least 0.80 of the copy's
 // bandwidth and runs at least 1.4x as fast as the plain tile. A miss is measured again
-// (kit::kSlowdownAttempts times) before it fails; a GPU that is busy or throttled makes it
-// inconclusive (a skip with the reason).
+// (kit::kSlowdownAttempts times) before it fails; a near miss on a GPU that is busy or
+// throttled is inconclusive (a skip with the reason).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,6 +25,20 @@ constexpr double kMinShareOfMemcpy = 0.80;
 /// The padded transpose's least speed-up over the plain tile (the same measurements give
 /// 1.7-2.1x).
 constexpr double kMinSpeedupOverTiled = 1.4;
+/// A miss is called inconclusive (a skip) when the GPU was busy or throttled and the value
+/// still reached this fraction of the bar; a larger miss fails whatever the GPU's state (a
+/// starter that is 5x too slow is not explained by a busy GPU).
+constexpr double kInconclusiveShare = 0.85;
+
+// Skips with the reason when a near miss happened on a busy or throttled GPU.
+#define SKIP_IF_INCONCLUSIVE(value, bar, message)                                                  \
+  do {                                                                                             \
+    if ((value) < (bar) && (value) >= kInconclusiveShare * (bar)) {                                \
+      if (const auto busy = kit::gpu_contention()) {                                               \
+        GTEST_SKIP() << (message) << ". Inconclusive, not failed: " << *busy;                      \
+      }                                                                                            \
+    }                                                                                              \
+  } while (0)
 
 class Bandwidth : public ::testing::Test {
 protected:
@@ -67,11 +81,7 @@ TEST_F(Bandwidth, PaddedReachesFourFifthsOfMemcpy) {
   m << "transpose_padded on " << kBandwidthSide << " x " << kBandwidthSide << " reached " << share
     << " of cudaMemcpy's bandwidth (at least " << kMinShareOfMemcpy << " expected); medians "
     << last.a.median_ms << " ms against " << last.b.median_ms << " ms";
-  if (share < kMinShareOfMemcpy) {
-    if (const auto busy = kit::gpu_contention()) {
-      GTEST_SKIP() << m.str() << ". Inconclusive, not failed: " << *busy;
-    }
-  }
+  SKIP_IF_INCONCLUSIVE(share, kMinShareOfMemcpy, m.str());
   EXPECT_GE(share, kMinShareOfMemcpy)
       << m.str() << ". Is the column read still conflicted (the counters test says), or does "
       << "each thread wait for one load before it issues the next (unroll the phase-1 loop of "
@@ -96,11 +106,7 @@ TEST_F(Bandwidth, PaddedBeatsThePlainTile) {
   m << "transpose_padded ran " << speedup << "x as fast as transpose_tiled (at least "
     << kMinSpeedupOverTiled << "x expected); medians " << last.b.median_ms << " ms against "
     << last.a.median_ms << " ms";
-  if (speedup < kMinSpeedupOverTiled) {
-    if (const auto busy = kit::gpu_contention()) {
-      GTEST_SKIP() << m.str() << ". Inconclusive, not failed: " << *busy;
-    }
-  }
+  SKIP_IF_INCONCLUSIVE(speedup, kMinSpeedupOverTiled, m.str());
   EXPECT_GE(speedup, kMinSpeedupOverTiled)
       << m.str() << ". Both kernels should differ only in the pitch of their tile.";
 }
