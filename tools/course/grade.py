@@ -16,13 +16,16 @@ program did not build, "not run" otherwise. The score is always taken against th
 The points table (JSON; tests/points.json is the course's):
 
   {"default_lesson_points": 10,
+   "role_weights": {"exercise": 1, "guard": 0},
    "lessons": {"lesson02": 20,
                "lesson03": {"points": 15, "tests": {"Banks.BankOfMatchesTheModel": 2,
                                                     "hidden/Extra.Case": 1}}}}
 
 Every lesson of the course (its lessons/NN_topic folders) is graded, worth its entry's points or
-the default. A lesson's points are shared by its tests in proportion to their weights (1 each
-unless "tests" says otherwise). With "tests", that list is the lesson's whole list: a listed
+the default. A lesson's points are shared by its tests in proportion to their weights: by role unless
+"tests" says otherwise, "role_weights" {"exercise": 1, "guard": 0} by default (guard tests pass
+on the starter as shipped: they are shown, and a Classroom step needs them, but they carry no
+points unless the table says so). With "tests", that list is the lesson's whole list: a listed
 test missing from the report scores 0, a test of the report that is not listed is shown but
 scores nothing. Without it, the points are shared by the tests the build registered (give
 --build-dir) or, failing that, found in the report; a test program that did not build counts as
@@ -37,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -70,11 +74,16 @@ class LessonPoints:
     tests: Optional[Dict[str, Fraction]] = None  # the whole list, with weights; None: open
 
 
+ROLES = ("exercise", "guard")
+DEFAULT_ROLE_WEIGHTS = {"exercise": Fraction(1), "guard": Fraction(0)}
+
+
 @dataclass
 class PointsTable:
     lessons: Dict[str, LessonPoints]
     default: Optional[Fraction] = None
     path: str = ""
+    role_weights: Dict[str, Fraction] = field(default_factory=lambda: dict(DEFAULT_ROLE_WEIGHTS))
 
     def get(self, label: str) -> Optional[LessonPoints]:
         if label in self.lessons:
@@ -104,10 +113,17 @@ def load_points(path: Path) -> PointsTable:
         raise CourseError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(data, dict):
         raise CourseError(f"{path}: expected an object like {{\"lessons\": {{\"lesson01\": 10}}}}")
-    unknown = set(data) - {"lessons", "default_lesson_points"}
+    unknown = set(data) - {"lessons", "default_lesson_points", "role_weights"}
     if unknown:
         raise CourseError(f"{path}: unknown key {sorted(unknown)[0]!r} "
-                          f"(keys: default_lesson_points, lessons)")
+                          f"(keys: default_lesson_points, role_weights, lessons)")
+    role_weights = dict(DEFAULT_ROLE_WEIGHTS)
+    if "role_weights" in data:
+        given = data["role_weights"]
+        if not isinstance(given, dict) or set(given) - set(ROLES):
+            raise CourseError(f"{path}: role_weights: expected {{\"exercise\": 1, \"guard\": 0}}")
+        for role, w in given.items():
+            role_weights[role] = _number(w, f"{path}: role_weights.{role}")
     lessons = data.get("lessons", {})
     if not isinstance(lessons, dict):
         raise CourseError(f"{path}: \"lessons\" must be an object like {{\"lesson01\": 10}}")
@@ -147,7 +163,7 @@ def load_points(path: Path) -> PointsTable:
             table[label] = LessonPoints(_number(spec, where))
     if not table and default is None:
         raise CourseError(f"{path}: no lessons and no default_lesson_points: nothing to grade")
-    return PointsTable(table, default, str(path))
+    return PointsTable(table, default, str(path), role_weights)
 
 
 # ------------------------------------------------------------------------------------------
@@ -163,6 +179,7 @@ class TestScore:
     points: Fraction = Fraction(0)
     score: Fraction = Fraction(0)
     measured: List[str] = field(default_factory=list)
+    role: str = ""  # exercise, guard, or "" when the report does not say
 
     @property
     def hidden(self) -> bool:
@@ -200,6 +217,7 @@ class Grade:
     lessons: List[LessonScore]
     pass_mark: Optional[float] = None
     warnings: List[str] = field(default_factory=list)
+    unknown_roles: int = 0
 
     @property
     def score(self) -> Fraction:
@@ -232,20 +250,28 @@ def _judge(res: TestResult) -> tuple:
     return FAILED, res.reason or "crashed"
 
 
+_PROGRAM_ROLE = re.compile(r"_(?:cpu|gpu|perf)_(exercise|guard)_")
+
+
+def role_of(labels: List[str]) -> str:
+    return next((r for r in ROLES if r in labels), "")
+
+
 def score(table: PointsTable, results: Dict[str, TestResult],
-          registered: Optional[List[str]] = None, build_status: Optional[dict] = None,
+          registered: Optional[Dict[str, List[str]]] = None, build_status: Optional[dict] = None,
           tree: str = "student", lessons: Optional[List[Lesson]] = None,
           only: Optional[str] = None) -> Grade:
     """Scores a report against the points table.
 
-    registered: every test name the build folder knows (finds tests that did not run and
-    programs that did not build). lessons: the course's lessons; when given, exactly these are
+    registered: every test the build folder knows, with its labels (finds tests that did not
+    run and programs that did not build, and the roles a report without labels does not say). lessons: the course's lessons; when given, exactly these are
     graded (otherwise the table's and the report's)."""
     titles = {lesson.label: lesson.title for lesson in (lessons or [])}
     build_status = build_status or {}
+    registered = registered or {}
     found: Dict[str, Dict[str, Optional[TestResult]]] = {}
     not_built: Dict[str, List[str]] = {}
-    for name in list(results) + [n for n in (registered or []) if n not in results]:
+    for name in list(results) + [n for n in registered if n not in results]:
         label = not_built_lesson(name)
         if label:
             if f"_{tree}_" in name:
@@ -291,10 +317,11 @@ def score(table: PointsTable, results: Dict[str, TestResult],
             return TestScore(name, NOT_RUN, "not in the test report")
 
         def judged(name: str, res: Optional[TestResult]) -> TestScore:
-            if res is None:
-                return missing(name)
-            t = TestScore(name, *_judge(res))
-            t.measured = measurements(res.output)
+            t = missing(name) if res is None else TestScore(name, *_judge(res))
+            if res is not None:
+                t.measured = measurements(res.output)
+            full = f"{tree}/{label}/{name}"
+            t.role = role_of((res.labels if res is not None else []) or registered.get(full, []))
             return t
 
         if spec is not None and spec.tests is not None:
@@ -311,10 +338,18 @@ def score(table: PointsTable, results: Dict[str, TestResult],
                 lesson.note = "Did not build: " + ", ".join(programs) + "."
         else:
             for name, res in results_here.items():
-                lesson.tests.append(judged(name, res))
+                t = judged(name, res)
+                if t.role:
+                    t.weight = table.role_weights[t.role]
+                else:
+                    grade.unknown_roles += 1
+                lesson.tests.append(t)
             for program in programs:
+                m = _PROGRAM_ROLE.search(program)
+                role = m.group(1) if m else ""
                 lesson.tests.append(TestScore(f"{program} (test program)", NOT_BUILT,
-                                              status.get("error", "")))
+                                              status.get("error", ""), role=role,
+                                              weight=table.role_weights[role] if role else Fraction(1)))
             if not lesson.tests:
                 if status.get("status") == NOT_BUILT:
                     lesson.note = f"Did not build: {status.get('error', '')}".rstrip(": ")
@@ -328,10 +363,17 @@ def score(table: PointsTable, results: Dict[str, TestResult],
             lesson.note = "Not in the points table: scores nothing."
             grade.warnings.append(f"{label} has results but no points in {table.path}")
 
+        if spec is not None and lesson.tests and not any(t.weight for t in lesson.tests):
+            lesson.note = (lesson.note + " " if lesson.note else "") + \
+                "None of its tests carries points (all are guards, or weigh 0)."
         total_weight = sum((t.weight for t in lesson.tests), Fraction(0))
         for t in lesson.tests:
             t.points = lesson.points * t.weight / total_weight if total_weight else Fraction(0)
             t.score = t.points if t.status == PASSED else Fraction(0)
+    if grade.unknown_roles:
+        grade.warnings.append(f"the report does not say whether {grade.unknown_roles} tests are "
+                              f"exercises or guards: they count as exercises (give --build-dir, "
+                              f"or use a ctest that records labels in its JUnit report)")
     return grade
 
 
@@ -372,7 +414,9 @@ def to_markdown(grade: Grade, heading: str) -> str:
                    f"{lesson.count(NOT_RUN)} | {lesson.count(NOT_BUILT)} |")
     out.append(f"| **Total** | **{fmt(grade.score)} / {fmt(grade.max)}** | | | | |")
     out += ["", "A test scores its points only if it ran and passed. A GPU test that was skipped "
-                "(no GPU, counters refused) is *not run* and scores zero.", ""]
+                "(no GPU, counters refused) is *not run* and scores zero. Guard tests (they pass "
+                "on the starter) are listed; they carry no points unless the points table says so.",
+            ""]
     for warning in grade.warnings:
         out += [f"> Warning: {_md(warning)}", ""]
     for lesson in grade.lessons:
@@ -384,7 +428,8 @@ def to_markdown(grade: Grade, heading: str) -> str:
         if lesson.tests:
             out += ["| Test | Points | Result |", "|---|---:|---|"]
             for t in lesson.tests:
-                out.append(f"| {_md(t.name)} | {fmt(t.score)} / {fmt(t.points)} | {_md(t.result)} |")
+                name = f"{t.name} (guard)" if t.role == "guard" else t.name
+                out.append(f"| {_md(name)} | {fmt(t.score)} / {fmt(t.points)} | {_md(t.result)} |")
             out.append("")
         measured = [(t.name, m) for t in lesson.tests for m in t.measured]
         if measured:
@@ -426,6 +471,7 @@ def to_json(grade: Grade, sources: List[str]) -> dict:
                 "max": num(t.points),
                 "status": t.status,
                 "detail": t.detail,
+                "role": t.role,
                 "hidden": t.hidden,
                 "measured": t.measured,
             } for lesson in grade.lessons for t in lesson.tests
@@ -472,13 +518,14 @@ def read_build_status(path: Optional[Path]) -> dict:
         raise CourseError(f"{path}: not a build status file ({e})") from None
 
 
-def registered_tests(build_dir: Optional[Path]) -> Optional[List[str]]:
+def registered_tests(build_dir: Optional[Path]) -> Optional[Dict[str, List[str]]]:
+    """Every test of a build folder, with its labels."""
     if build_dir is None:
         return None
     if not (build_dir / "CTestTestfile.cmake").is_file():
         raise CourseError(f"{build_dir} is not a configured build folder")
     try:
-        return list(list_tests(build_dir))
+        return {name: info.labels for name, info in list_tests(build_dir).items()}
     except (ResultError, ValueError) as e:
         raise CourseError(str(e)) from None
 
@@ -561,7 +608,8 @@ def cmd_lesson(args) -> int:
         print(f"  {lesson.note.strip()}")
     for t in lesson.tests:
         print(f"  {t.status:<14} {t.name}" + (f": {t.detail}" if t.detail else ""))
-    full = lesson.score == lesson.points and (lesson.tests or lesson.points == 0)
+    scored = lesson.scored_tests
+    full = bool(scored) and all(t.status == PASSED for t in scored)
     if not full:
         print(f"Every test of {label} must pass (a skipped GPU test does not) for its "
               f"{fmt(lesson.points)} points.")

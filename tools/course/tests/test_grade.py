@@ -35,36 +35,53 @@ class GradeReport(ToolTest):
         return json.loads(self.json.read_text())
 
     def test_gpu_skipped_scores_zero_and_says_why(self):
-        proc = self.grade()
+        # This machine, no GPU; the build folder's test list says which tests are exercises.
+        build = make_build(self.tmp / "build", self.source)
+        self.env["FAKE_CTEST_LIST"] = str(FIXTURES / "tests-student-nogpu.json")
+        proc = self.grade("--build-dir", build)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         data = self.score()
-        self.assertEqual(data["total"], {"score": 0.6667, "max": 10.0, "percent": 6.67})
+        self.assertEqual(data["total"], {"score": 0, "max": 10.0, "percent": 0.0})
         lesson = data["lessons"]["lesson01"]
         self.assertEqual((lesson["passed"], lesson["tests"]), (1, 15))
         self.assertEqual(lesson["title"], "Banks, words and wavefronts")
         test = data["tests"]["lesson01/ReverseCounters.OneWavefrontPerRequest"]
-        self.assertEqual(test["score"], 0)
+        self.assertEqual((test["score"], test["max"], test["role"]), (0, 1.0, "exercise"))
         self.assertEqual(test["status"], "not run")
         self.assertTrue(test["detail"].startswith("no usable GPU: CUDA driver version is insufficient"))
         failed = data["tests"]["lesson01/Banks.BankOfMatchesTheModel"]
         self.assertEqual(failed["status"], "failed")
         self.assertEqual(failed["detail"], "assertion at cpu_exercise_banks_test.cpp:12")
-        passed = data["tests"]["lesson01/Layout.StageSlotIsAPermutationOfTheBlock"]
-        self.assertEqual((passed["status"], passed["score"], passed["max"]), ("passed", 0.6667, 0.6667))
+        guard = data["tests"]["lesson01/Layout.StageSlotIsAPermutationOfTheBlock"]
+        self.assertEqual((guard["status"], guard["score"], guard["max"], guard["role"]),
+                         ("passed", 0, 0, "guard"))
+        self.assertEqual(data["warnings"], [])
 
         md = self.md.read_text()
-        self.assertIn("## Grade: 0.67 / 10 points (6.7%)", md)
-        self.assertIn("| 01 Banks, words and wavefronts | 0.67 / 10 | 1 / 15 | 8 | 6 | 0 |", md)
-        self.assertIn("| ReverseCounters.OneWavefrontPerRequest | 0 / 0.67 | not run: no usable GPU: "
+        self.assertIn("## Grade: 0 / 10 points (0.0%)", md)
+        self.assertIn("| 01 Banks, words and wavefronts | 0 / 10 | 1 / 15 | 8 | 6 | 0 |", md)
+        self.assertIn("| ReverseCounters.OneWavefrontPerRequest | 0 / 1 | not run: no usable GPU: "
                       "CUDA driver version is insufficient", md)
-        self.assertIn("Grade: 0.67 / 10 points", proc.stdout)
+        self.assertIn("| Layout.StageSlotIsAPermutationOfTheBlock (guard) | 0 / 0 | passed |", md)
+        self.assertIn("Grade: 0 / 10 points", proc.stdout)
+
+    def test_without_roles_every_test_counts_and_a_warning_says_so(self):
+        # ctest 3.25 records no labels in its JUnit report; no build folder given.
+        proc = self.grade()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        data = self.score()
+        self.assertEqual(data["total"], {"score": 0.6667, "max": 10.0, "percent": 6.67})
+        self.assertIn("does not say whether 15 tests are exercises or guards", data["warnings"][0])
+        self.assertIn("warning: the report does not say", proc.stdout)
 
     def test_some_failing_on_a_gpu(self):
-        # The starter on an H200 (counters refused by that run's toolkit).
+        # The starter on an H200 (counters refused by that run's toolkit). Its JUnit report
+        # carries the labels: no build folder needed for the roles.
         proc = self.grade(junit=("junit-l01-h200.xml",))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         data = self.score()
-        self.assertEqual(data["total"]["score"], 2.0)
+        self.assertEqual(data["total"]["score"], 0)
+        self.assertEqual(data["warnings"], [])
         lesson = data["lessons"]["lesson01"]
         self.assertEqual((lesson["passed"], lesson["tests"]), (3, 15))
         self.assertEqual(data["tests"]["lesson01/ReverseBlocks.MatchesTheCpuOnRandomData"]["detail"],
@@ -77,10 +94,15 @@ class GradeReport(ToolTest):
                                             "model 1.00x fidelity 0.999 warps/SM 64 (pass)"])
         self.assertIn("Measured:", self.md.read_text())
 
+    def test_guards_can_carry_points(self):
+        self.points.write_text('{"role_weights": {"guard": 1}, "lessons": {"lesson01": 10}}')
+        self.grade(junit=("junit-l01-h200.xml",))
+        self.assertEqual(self.score()["total"]["score"], 2.0)  # 3 of 15, all weighing 1
+
     def test_the_solution_tree_of_the_same_run(self):
         proc = self.grade("--tree", "solution", junit=("junit-l01-h200.xml",))
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(self.score()["total"]["score"], 8.0)  # 12 of 15; 3 not run
+        self.assertEqual(self.score()["total"]["score"], 9.0)  # 9 of 10 exercises; 1 not run
 
     @unittest.skipUnless((FIXTURES / ALL_PASSING).is_file(), f"{ALL_PASSING} not recorded")
     def test_all_passing(self):
@@ -124,6 +146,7 @@ class GradeReport(ToolTest):
             output=passing_output("Layout.StageSlotIsAPermutationOfTheBlock"))])
         self.grade("--build-dir", build, junit=(one,))
         data = self.score()
+        self.assertEqual(data["total"]["score"], 0)  # the one that ran is a guard
         self.assertEqual((data["lessons"]["lesson01"]["passed"], data["lessons"]["lesson01"]["tests"]), (1, 15))
         self.assertEqual(data["tests"]["lesson01/Banks.BankOfMatchesTheModel"]["detail"],
                          "not in the test report")
@@ -156,7 +179,8 @@ class GradeReport(ToolTest):
         self.assertEqual(data["total"], {"score": 2.0, "max": 6.0, "percent": 33.33})
         self.assertEqual(data["tests"]["lesson01/hidden/Extra.Missing"],
                          {"lesson": "lesson01", "score": 0, "max": 1.0, "status": "not run",
-                          "detail": "not in the test report", "hidden": True, "measured": []})
+                          "detail": "not in the test report", "role": "", "hidden": True,
+                          "measured": []})
         unlisted = data["tests"]["lesson01/Banks.WordOfMatchesTheModel"]
         self.assertEqual((unlisted["status"], unlisted["max"]), ("not in the points table", 0))
         self.assertEqual(data["lessons"]["lesson01"]["tests"], 4)
@@ -224,6 +248,8 @@ class GradeErrors(ToolTest):
                               ('{"lessons": {"lesson01": {"tests": {"A.B": 0}}}}', "add up to 0"),
                               ('{"lesson": {}}', "unknown key 'lesson'"),
                               ('{"lessons": {}}', "nothing to grade"),
+                              ('{"role_weights": {"demo": 1}, "lessons": {"lesson01": 1}}', "role_weights"),
+                              ('{"role_weights": {"guard": -1}, "lessons": {"lesson01": 1}}', "negative"),
                               ('{"lessons": {"lesson02": 3}}', "gives no points to lesson01")):
             with self.subTest(text=text):
                 bad.write_text(text)
