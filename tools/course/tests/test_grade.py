@@ -112,6 +112,23 @@ class GradeReport(ToolTest):
         self.assertEqual(data["total"]["percent"], 100.0)
         self.assertTrue(all(t["status"] == "passed" for t in data["tests"].values()))
 
+    def test_hidden_tests_recorded_on_a_gpu(self):
+        # The starter with the documented hidden tests (docs/examples/hidden-tests), on an H200.
+        proc = self.grade(junit=("junit-starter-hidden-h200.xml",))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        data = self.score()
+        lesson = data["lessons"]["lesson01"]
+        self.assertEqual((lesson["score"], lesson["passed"], lesson["tests"]), (0, 5, 17))
+        hidden = {k: v for k, v in data["tests"].items() if v["hidden"]}
+        self.assertEqual(sorted(hidden), ["lesson01/hidden/HiddenBanks.BankAndWordAgreeWithTheModelEverywhere",
+                                          "lesson01/hidden/HiddenLayout.ReadbackReversesEveryBlockSize"])
+        for test in hidden.values():
+            self.assertEqual((test["role"], test["status"], test["max"]), ("exercise", "failed", 0.8333))
+        # Counters that ran show beside the model.
+        counters = data["tests"]["lesson01/ReverseCounters.OneWavefrontPerRequest"]
+        self.assertEqual(counters["status"], "failed")
+        self.assertIn("load 8.00 wavefronts/request (model 8.00)", counters["measured"][0])
+
     def test_all_passing_synthetic(self):
         cases = [junit_case(f"student/lesson01/S.T{i}", output=passing_output(f"S.T{i}"))
                  for i in range(3)]

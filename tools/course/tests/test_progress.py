@@ -74,6 +74,17 @@ class Progress(ToolTest):
         self.assertIn("'float stride 33' over 'float stride 1': measured 1.00x model 1.00x "
                       "fidelity 0.999 warps/SM 64 (pass)", proc.stdout)
 
+    def test_on_a_gpu_with_counters_only_the_slowdowns_are_listed(self):
+        # The starter with hidden tests on an H200 whose counters worked.
+        proc = self.progress("junit-starter-hidden-h200.xml")
+        row = self.row(proc.stdout, "01")
+        self.assertIn("1/11", row)  # the two hidden tests are CPU exercises
+        self.assertIn("4/6", row)
+        self.assertNotIn("skipped", row)
+        self.assertIn("'float stride 33' over 'float stride 1': measured 1.00x model 1.00x", proc.stdout)
+        self.assertNotIn("wavefronts/request", proc.stdout)
+        self.assertIn("Failing now: Banks.BankOfMatchesTheModel and 11 more.", proc.stdout)
+
     def test_a_lesson_that_does_not_build_says_so(self):
         proc = self.progress("junit-not-built.xml", "tests-not-built.json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
