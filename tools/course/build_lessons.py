@@ -115,6 +115,10 @@ def main(argv: List[str]) -> int:
                              args.status or build.state_dir / "build-status.json")
     except CourseError as e:
         return fail(str(e))
+    except FileNotFoundError as e:
+        if e.filename == "cmake":
+            return fail("cmake is not installed, or not on PATH")
+        raise
 
 
 def fail(message: str) -> int:

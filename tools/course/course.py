@@ -100,7 +100,14 @@ def cmd_progress(args) -> int:
     except ResultError as e:
         raise CourseError(str(e)) from None
 
-    progress = report.summarize(lessons, tests, results)
+    status_file = build.state_dir / "build-status.json"
+    build_status = {}
+    if args.build and status_file.is_file():
+        try:
+            build_status = json.loads(status_file.read_text()).get("lessons", {})
+        except (OSError, ValueError, AttributeError):
+            build_status = {}
+    progress = report.summarize(lessons, tests, results, build_status=build_status)
     print()
     print(report.Table(progress).render())
     measured = report.render_measurements(progress)
@@ -475,6 +482,12 @@ def main(argv: List[str]) -> int:
     except CourseError as e:
         print(f"{PROG} {args.command}: {e}", file=sys.stderr)
         return 1
+    except FileNotFoundError as e:
+        if e.filename in ("ctest", "cmake", "git"):
+            print(f"{PROG} {args.command}: {e.filename} is not installed, or not on PATH",
+                  file=sys.stderr)
+            return 1
+        raise
 
 
 if __name__ == "__main__":

@@ -837,6 +837,11 @@ def main(argv: List[str]) -> int:
     except CourseError as e:
         print(f"{PROG} {args.command}: {e}", file=sys.stderr)
         return 2
+    except FileNotFoundError as e:
+        if e.filename == "ctest":
+            print(f"{PROG} {args.command}: ctest is not installed, or not on PATH", file=sys.stderr)
+            return 2
+        raise
 
 
 if __name__ == "__main__":

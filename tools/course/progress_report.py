@@ -22,6 +22,7 @@ DONE_CPU = "done on CPU (GPU not run)"
 IN_PROGRESS = "in progress"
 NOT_STARTED = "not started"
 NO_BUILD = "does not build"
+NOT_BUILT = "not built"
 NO_TESTS = "no tests yet"
 
 
@@ -57,7 +58,8 @@ class LessonProgress:
     gpu_total: int = 0
     gpu_skipped: int = 0
     exercise_passed: int = 0
-    not_built: List[str] = field(default_factory=list)  # test programs that did not build
+    not_built: List[str] = field(default_factory=list)  # test programs that are not built
+    build_error: str = ""  # the compiler's first error, when a build of the lesson failed
     skip_reasons: List[str] = field(default_factory=list)  # distinct, in order
     failing: List[str] = field(default_factory=list)  # short test names
     measured: List[str] = field(default_factory=list)  # "Test.Name: measurement"
@@ -68,8 +70,10 @@ class LessonProgress:
 
     @property
     def status(self) -> str:
-        if self.not_built:
+        if self.build_error:
             return NO_BUILD
+        if self.not_built:
+            return NOT_BUILT
         if self.total == 0:
             return NO_TESTS
         cpu_done = self.cpu_passed == self.cpu_total
@@ -97,10 +101,15 @@ def _role(info: Optional[TestInfo], result: Optional[TestResult]) -> str:
 
 
 def summarize(lessons: List[Lesson], tests: Dict[str, TestInfo],
-              results: Dict[str, TestResult], tree: str = "student") -> List[LessonProgress]:
+              results: Dict[str, TestResult], tree: str = "student",
+              build_status: Optional[dict] = None) -> List[LessonProgress]:
     """One LessonProgress per lesson, from the registered tests and the results that ran.
-    A registered test with no result counts as not passed."""
+    A registered test with no result counts as not passed. build_status: build_lessons.py's
+    record of which lessons did not compile."""
     by_label = {lesson.label: LessonProgress(lesson) for lesson in lessons}
+    for label, status in (build_status or {}).items():
+        if label in by_label and status.get("status") == "did not build":
+            by_label[label].build_error = status.get("error") or "see its build log"
     names = list(tests) + [n for n in results if n not in tests]
     for name in names:
         lesson_label = not_built_lesson(name)
@@ -189,15 +198,18 @@ def next_step(progress: List[LessonProgress], build_dir: Path, source_dir: Path)
             continue
         lesson = p.lesson
         run = commands_for(lesson, build_dir, source_dir)
-        if p.status == NO_BUILD:
+        if p.status in (NO_BUILD, NOT_BUILT):
             files = ", ".join(f"{lesson.rel_dir}/{f.name}" for f in lesson.student_files())
             build = (f"cmake --build --preset student --target {lesson.label}"
                      if "&& ctest --preset" in run else
                      f"cmake --build {build_dir} --target {lesson.label}")
+            if p.status == NOT_BUILT:
+                return [f"Next: lesson {lesson.number} ({lesson.title}) is not built yet: run "
+                        f"`{build}` (if it does not compile, the compiler's message says where to "
+                        f"look in {files or lesson.rel_dir})."]
             return [f"Next: lesson {lesson.number} ({lesson.title}) does not build: run `{build}` "
                     f"to see the compiler's message, and fix {files or lesson.rel_dir}.",
-                    f"Did not build: {', '.join(p.not_built[:3])}"
-                    + (f" and {len(p.not_built) - 3} more" if len(p.not_built) > 3 else "")]
+                    f"First error: {p.build_error}"]
         if p.status == NO_TESTS:
             again = ("cmake --workflow --preset student" if "--preset" in run else
                      f"cmake {build_dir} && cmake --build {build_dir}")

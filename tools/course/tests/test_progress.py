@@ -85,12 +85,21 @@ class Progress(ToolTest):
         self.assertNotIn("wavefronts/request", proc.stdout)
         self.assertIn("Failing now: Banks.BankOfMatchesTheModel and 11 more.", proc.stdout)
 
-    def test_a_lesson_that_does_not_build_says_so(self):
+    def test_a_lesson_that_is_not_built(self):
         proc = self.progress("junit-not-built.xml", "tests-not-built.json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("not built", self.row(proc.stdout, "01"))
+        self.assertIn("Next: lesson 01 (Banks, words and wavefronts) is not built yet: run "
+                      f"`cmake --build {self.build} --target lesson01`", proc.stdout)
+
+    def test_a_lesson_that_does_not_build_says_so(self):
+        # --build builds each lesson on its own first (here a stand-in cmake that fails).
+        self.env["FAKE_CMAKE_FAIL"] = "lesson01"
+        proc = self.progress("junit-not-built.xml", "tests-not-built.json", "--build")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("does not build", self.row(proc.stdout, "01"))
         self.assertIn("Next: lesson 01 (Banks, words and wavefronts) does not build", proc.stdout)
-        self.assertIn("--target lesson01", proc.stdout)
+        self.assertIn("First error: /src/lessons/exercise.cu(12): error: expected a ';'", proc.stdout)
 
     def test_done_and_done_on_cpu(self):
         cpu = "cpu;exercise;lesson01;student"
@@ -154,6 +163,11 @@ class ProgressErrors(ToolTest):
                                 "not a whole number")
         self.assertOneLineError(self.run_tool("course.py"), 2)
         self.assertOneLineError(self.run_tool("course.py", "grade"), 2, "invalid choice")
+
+    def test_no_ctest(self):
+        self.env["PATH"] = str(self.tmp / "empty-path")
+        proc = self.progress("--build-dir", self.build)
+        self.assertOneLineError(proc, 1, "ctest is not installed, or not on PATH")
 
     def test_missing_empty_and_malformed_reports(self):
         self.env["FAKE_CTEST_JUNIT"] = str(FIXTURES / "junit-student-nogpu.xml")
