@@ -91,10 +91,17 @@ int elem_bytes_of(const std::string& type) {
 
 Options parse(int argc, char** argv) {
   Options o;
+  // The command as recorded in CSV/JSON headers: how to reproduce the numbers (where the
+  // output went is not part of that).
   std::ostringstream cmd;
   cmd << "bank-conflicts";
   for (int i = 1; i < argc; ++i) {
-    cmd << " " << argv[i];
+    const std::string a = argv[i];
+    if ((a == "--output" || a == "-o") && i + 1 < argc) {
+      ++i;
+      continue;
+    }
+    cmd << " " << a;
   }
   o.command = cmd.str();
   bool have_rows = false;
