@@ -120,7 +120,7 @@ def main(argv: list[str]) -> int:
             violations.append(f"{rest} [student]: a guard test must pass on the starter, got "
                               f"{student.status}" + (f" ({student.reason})" if student.reason else ""))
 
-    print(f"fail-first ({args.mode}): {len(pairs)} tests in both trees")
+    print(f"fail-first ({args.mode}): {len(pairs)} tests checked across the two trees")
     for lesson in sorted(per_lesson):
         c = per_lesson[lesson]
         print(f"  {lesson}: {c['exercise']} exercise, {c['guard']} guard")
