@@ -26,6 +26,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--busy", type=float, default=0, help="seconds of gpu-busy beside the runs")
     ap.add_argument("--labels", default="^(kit|solution)$", help="ctest label regex of the suites")
+    ap.add_argument("--kind", default="gpu", choices=("gpu", "perf"),
+                    help="gpu: every GPU test; perf: the timing tests only")
     args = ap.parse_args(argv)
     if args.runs < 1 or args.runs > 1000:
         print("repeat_suites: --runs must be between 1 and 1000", file=sys.stderr)
@@ -49,7 +51,7 @@ def main(argv: list[str]) -> int:
         for i in range(1, args.runs + 1):
             junit = args.build_dir / f"repeat-{i}.xml"
             start = time.time()
-            run_ctest(args.build_dir, junit, [args.labels, "^gpu$"])
+            run_ctest(args.build_dir, junit, [args.labels, f"^{args.kind}$"])
             secs = time.time() - start
             try:
                 results = read_junit(junit)
