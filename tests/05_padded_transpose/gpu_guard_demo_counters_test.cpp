@@ -1,11 +1,16 @@
 // The hardware counters of the kernels you do not write. The copy and the naive transpose
 // never touch shared memory: their trace is empty, and the counters must read zero. The
-// faster variants (faster.hpp) keep every shared access at the ideal of its width.
+// faster variants (faster.hpp) issue the shared accesses their traces say, each at the
+// ideal of its width.
 #include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
 
 #include <demo.hpp>
 #include <faster.hpp>
 
+#include "faster_trace.hpp"
 #include "kit/bank_model.hpp"
 #include "kit/buffer.hpp"
 #include "kit/testing.hpp"
@@ -28,26 +33,18 @@ TEST_F(DemoCounters, CopyAndNaiveUseNoSharedMemory) {
   }
 }
 
-TEST_F(DemoCounters, FasterVariantsAreConflictFree) {
-  // Full tiles of every variant (1024 is a multiple of 64): each takes its fast path.
+TEST_F(DemoCounters, FasterVariantsEqualTheirTraces) {
+  // Full tiles of every variant (1024 is a multiple of 64): each takes its fast path. The
+  // traces come from faster_layout.hpp, the functions the kernels index the tile with.
   constexpr int kSide = 1024;
-  const int ideal = kit::ideal_wavefronts(sizeof(float));
   kit::DeviceBuffer<float> in(kSide * kSide), out(kSide * kSide);
   in.fill_bytes(0);
   for (const lesson05::faster::Variant& v : lesson05::faster::kVariants) {
-    const kit::SharedCounters c =
-        session().measure([&] { v.op(in.get(), out.get(), kSide, kSide, nullptr); });
-    kit::SharedCounts conflict_free;
-    conflict_free.load_requests = c.sass.load_requests;
-    conflict_free.load_wavefronts = c.sass.load_requests * static_cast<std::uint64_t>(ideal);
-    conflict_free.store_requests = c.sass.store_requests;
-    conflict_free.store_wavefronts = c.sass.store_requests * static_cast<std::uint64_t>(ideal);
-    kit::testing::report(v.name, c, conflict_free);
-    EXPECT_TRUE(kit::testing::counts_match(c, conflict_free))
-        << v.name << ": a shared access costs more than the ideal " << ideal << " wavefront";
-    if (v.transposes) {
-      EXPECT_GT(c.sass.load_requests, 0u) << v.name << " should stage through shared memory";
-    }
+    const std::optional<kit::Trace> trace = lesson05::testing::faster_trace(v.name, kSide, kSide);
+    ASSERT_TRUE(trace.has_value()) << v.name << " has no trace in faster_trace.hpp";
+    const std::string what = std::string(v.name) + " 1024 x 1024";
+    expect_counts(what, *trace, [&] { v.op(in.get(), out.get(), kSide, kSide, nullptr); });
+    EXPECT_EQ(trace->expected(), trace->ideal()) << what << ": the trace itself is not ideal";
   }
 }
 

@@ -87,21 +87,30 @@ inline float* as_floats(kit::DeviceBuffer<std::uint32_t>& b) {
   return reinterpret_cast<float*>(b.get());
 }
 
-/// Runs `op` on fresh random bits of every correctness shape and holds the result to the
-/// CPU (a transpose, or a copy when `transposes` is false). The output is poisoned first.
-inline void expect_correct(const char* name, MatrixOp op, bool transposes, std::uint64_t seed) {
-  for (const Shape s : correctness_shapes()) {
-    const std::vector<std::uint32_t> in = kit::testing::random_bits(s.size(), seed + s.size());
-    kit::DeviceBuffer<std::uint32_t> d_in(in), d_out(s.size());
+/// Runs `op` on fresh random bits of every shape (the correctness shapes unless given) and
+/// holds the result to the CPU (a transpose, or a copy when `transposes` is false). The
+/// output is poisoned first. With `offset` > 0 the matrices start that many floats into
+/// their allocations (pointers that are not 8- or 16-byte aligned).
+inline void expect_correct(const char* name, MatrixOp op, bool transposes, std::uint64_t seed,
+                           const std::vector<Shape>& shapes = correctness_shapes(),
+                           int offset = 0) {
+  const auto off = static_cast<std::size_t>(offset);
+  for (const Shape s : shapes) {
+    std::vector<std::uint32_t> in = kit::testing::random_bits(s.size(), seed + s.size());
+    std::vector<std::uint32_t> padded_in(off, 0u);
+    padded_in.insert(padded_in.end(), in.begin(), in.end());
+    kit::DeviceBuffer<std::uint32_t> d_in(padded_in), d_out(s.size() + off);
     d_out.fill_bytes(0xff);
-    op(as_floats(d_in), as_floats(d_out), s.rows, s.cols, nullptr);
+    op(as_floats(d_in) + off, as_floats(d_out) + off, s.rows, s.cols, nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
-    const std::vector<std::uint32_t> got = d_out.download();
+    std::vector<std::uint32_t> got = d_out.download();
+    got.erase(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(off));
     if (transposes) {
       EXPECT_TRUE(same_bits(got, cpu_transpose(in, s), s.rows))
-          << name << " on a " << s.name() << " matrix";
+          << name << " on a " << s.name() << " matrix" << (off ? ", pointers offset" : "");
     } else {
-      EXPECT_TRUE(same_bits(got, in, s.cols)) << name << " on a " << s.name() << " matrix";
+      EXPECT_TRUE(same_bits(got, in, s.cols))
+          << name << " on a " << s.name() << " matrix" << (off ? ", pointers offset" : "");
     }
   }
 }
