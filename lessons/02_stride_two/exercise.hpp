@@ -56,11 +56,13 @@ KIT_HD constexpr int conflict_degree(unsigned stride) {
 //   - keep the pairs together and read each pair with one 8-byte access.
 // ---------------------------------------------------------------------------------------
 
-/// How the kernel stages and reads one complex number.
+/// How the kernel stages and reads one complex number (exercise.cu: store_pair, load_pair).
 enum class PairAccess {
-  two_floats, ///< tile[re_slot(i)] and tile[im_slot(i)]: two 4-byte requests.
-  one_float2, ///< one float2 at tile + re_slot(i): one 8-byte request (needs im_slot(i) ==
-              ///< re_slot(i) + 1 and re_slot(i) even, so the pair is 8-byte aligned).
+  two_floats, ///< kit::ld_shared(tile + re_slot(i)), then tile + im_slot(i): two 4-byte
+              ///< requests.
+  one_float2, ///< kit::ld_shared(reinterpret_cast<const float2*>(tile + re_slot(i))): one
+              ///< 8-byte request. It needs im_slot(i) == re_slot(i) + 1, and re_slot(i) even
+              ///< so that the pair is 8-byte aligned (a misaligned 8-byte access faults).
 };
 
 /// How your kernel accesses a complex number in the tile.

@@ -44,8 +44,10 @@ KIT_HD constexpr int conflict_degree(unsigned stride) {
 
 /// How the kernel stages and reads one complex number.
 enum class PairAccess {
-  two_floats, ///< tile[re_slot(i)] and tile[im_slot(i)]: two 4-byte requests.
-  one_float2, ///< one float2 at tile + re_slot(i): one 8-byte request.
+  two_floats, ///< kit::ld_shared(tile + re_slot(i)), then tile + im_slot(i): two 4-byte
+              ///< requests.
+  one_float2, ///< kit::ld_shared(reinterpret_cast<const float2*>(tile + re_slot(i))): one
+              ///< 8-byte request (the pair together, re_slot(i) even: 8-byte aligned).
 };
 
 /// Two 4-byte accesses, each to 32 consecutive words.

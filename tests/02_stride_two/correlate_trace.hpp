@@ -16,8 +16,10 @@
 namespace lesson02::testing {
 
 /// The trace of a correlation kernel with the given layout, over n outputs. Every block
-/// issues the same instructions (staging and taps are unconditional; only the global store
-/// of the last block is masked), so each entry repeats once per block.
+/// issues the same instructions: the kernels stage and read through kit::st_shared and
+/// kit::ld_shared (one instruction each, never fused, moved or dropped), unconditionally
+/// (zeros past the end of x; only the global store of the last block is masked). So each
+/// entry repeats once per block, full or not.
 template <class ReSlot, class ImSlot>
 kit::Trace correlate_trace(int n, ReSlot re_slot_of, ImSlot im_slot_of, bool one_float2) {
   kit::Trace t;
