@@ -3,6 +3,7 @@
 #include <string>
 
 #include "kit/cuda_check.hpp"
+#include "kit/shared_access.cuh"
 
 namespace lesson03 {
 namespace {
@@ -49,29 +50,40 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
   __shared__ float smem[kSharedFloats];
   const int lane = static_cast<int>(threadIdx.x) % kit::kWarpSize;
   const int query = static_cast<int>(threadIdx.x) / kit::kWarpSize;
-  const long row0 = static_cast<long>(blockIdx.x) * kTileDim;
-  float score = 0.0f;
+  const long row0 = static_cast<long>(blockIdx.x) * kBlockRows;
+  float score[kRowsPerLane] = {};
   for (int col0 = 0; col0 < n_cols; col0 += kTileDim) {
     const int col = col0 + lane;
+    float staged[kTileRowsPerWarp];
 #pragma unroll
     for (int i = 0; i < kTileRowsPerWarp; ++i) {
-      const int r = query + i * kQueries;
-      const long row = row0 + r;
-      smem[twin_tile_index(r, lane)] =
-          row < n_rows && col < n_cols ? rows[row * n_cols + col] : 0.0f; // a tile row
+      const long row = row0 + staged_row(query, i);
+      staged[i] = row < n_rows && col < n_cols ? rows[row * n_cols + col] : 0.0f;
     }
-    smem[query_index(query, lane)] =
-        col < n_cols ? queries[static_cast<long>(query) * n_cols + col] : 0.0f;
+    const float feature = col < n_cols ? queries[static_cast<long>(query) * n_cols + col] : 0.0f;
+#pragma unroll
+    for (int i = 0; i < kTileRowsPerWarp; ++i) {
+      kit::st_shared(smem + twin_tile_index(staged_row(query, i), lane), staged[i]); // a row
+    }
+    kit::st_shared(smem + query_index(query, lane), feature);
     __syncthreads();
 #pragma unroll
     for (int c = 0; c < kTileDim; ++c) {
-      // lane l: element (l, c), a tile column; the query feature: one word for the warp
-      score = fmaf(smem[twin_tile_index(lane, c)], smem[query_index(query, c)], score);
+      const float f = kit::ld_shared(smem + query_index(query, c)); // one word for the warp
+#pragma unroll
+      for (int h = 0; h < kRowsPerLane; ++h) {
+        const float v = kit::ld_shared(smem + twin_tile_index(scored_row(lane, h), c)); // column
+        score[h] = fmaf(v, f, score[h]);
+      }
     }
     __syncthreads();
   }
-  if (row0 + lane < n_rows) {
-    scores[static_cast<long>(query) * n_rows + row0 + lane] = score;
+#pragma unroll
+  for (int h = 0; h < kRowsPerLane; ++h) {
+    const long row = row0 + scored_row(lane, h);
+    if (row < n_rows) {
+      scores[static_cast<long>(query) * n_rows + row] = score[h];
+    }
   }
 }
 
@@ -82,7 +94,7 @@ void score_rows_twin(const float* rows, int n_rows, int n_cols, const float* que
   if (n_rows <= 0) {
     return;
   }
-  const int blocks = (n_rows + kTileDim - 1) / kTileDim;
+  const int blocks = (n_rows + kBlockRows - 1) / kBlockRows;
   score_rows_twin_impl<<<blocks, kBlockThreads, 0, stream>>>(rows, n_rows, n_cols, queries, scores);
   CUDA_CHECK_LAUNCH();
 }

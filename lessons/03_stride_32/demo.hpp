@@ -53,29 +53,52 @@ kit::Pattern padded_row_read_demo(unsigned row = 0);
 // Scores of many rows against a few queries (the heart of a brute-force similarity search):
 //   scores[j][r] = sum over c of rows[r][c] * queries[j][c]
 // for r < n_rows (rows: n_rows x n_cols, row-major), j < kQueries (queries: kQueries x n_cols,
-// row-major); scores is kQueries x n_rows, row-major. Block b owns rows 32 b ... 32 b + 31
-// and walks across the columns one 32x32 tile at a time: it stages the tile (and the queries'
-// 32 features of those columns) in shared memory, then warp j computes query j's score of
-// the block's 32 rows, lane l taking row l: lane l reads tile row l, one column per step.
-// Every staged element is read by all kQueries warps, so shared memory, not DRAM, is the part
-// of the kernel that a bank conflict slows down.
+// row-major); scores is kQueries x n_rows, row-major. Block b owns rows 64 b ... 64 b + 63 and
+// walks across the columns one 64 x 32 tile at a time: it stages the tile (and the
+// queries' 32 features of those columns) in shared memory, then warp j computes query j's
+// scores of the block's rows, lane l taking rows l and l + 32. At step c the warp loads the
+// query's feature c (one word for every lane) and reads column c of the tile twice: rows 0-31,
+// then rows 32-63. Every staged element is read by all kQueries warps, so shared memory, not
+// DRAM, is the part of the kernel that a bank conflict slows down.
+//
+// Every shared access goes through kit::ld_shared / kit::st_shared (kit/shared_access.cuh):
+// one 4-byte instruction each, issued where it is written. Written as plain smem[...]
+// accesses, the compiler read four neighbouring columns of a row with one 16-byte load and
+// the query's features four at a time: other instructions, with other bank rules, than the
+// ones the trace (and the lesson) describes.
 // ---------------------------------------------------------------------------------------
 
 /// Queries scored at once: one warp each.
 inline constexpr int kQueries = 16;
 /// Threads per block: one warp per query.
 inline constexpr int kBlockThreads = kQueries * kit::kWarpSize;
+/// Rows each lane scores: each query feature a warp loads serves kRowsPerLane column reads.
+inline constexpr int kRowsPerLane = 2;
+/// Rows a block owns: the rows of its staged tile, kBlockRows x kTileDim floats.
+inline constexpr int kBlockRows = kRowsPerLane * kTileDim;
 /// Tile rows each warp stages per tile.
-inline constexpr int kTileRowsPerWarp = kTileDim / kQueries;
-static_assert(kTileDim % kQueries == 0, "the warps of a block stage the tile's rows evenly");
-/// Floats the shared buffer reserves for the staged tile: room for any layout of the 32x32
-/// tile up to twice its size.
-inline constexpr int kTileCapacity = 2 * kTileDim * kTileDim;
+inline constexpr int kTileRowsPerWarp = kBlockRows / kQueries;
+static_assert(kBlockRows % kQueries == 0, "the warps of a block stage the tile's rows evenly");
+/// Floats the shared buffer reserves for the staged tile: room for any layout of the
+/// kBlockRows x kTileDim tile up to twice its size.
+inline constexpr int kTileCapacity = 2 * kBlockRows * kTileDim;
 /// Floats of the whole shared buffer: the tile, then the queries' staged features.
 inline constexpr int kSharedFloats = kTileCapacity + kQueries * kTileDim;
 /// Resident blocks per SM the kernels are built for (__launch_bounds__): 64 warps per SM,
 /// enough for a conflict to show in the timing.
 inline constexpr int kMinBlocksPerSm = 4;
+
+/// The tile row that warp `query` stages in its i-th store of a tile (0 <= i <
+/// kTileRowsPerWarp): rows query, query + 16, query + 32, query + 48.
+KIT_HD constexpr int staged_row(int query, int i) {
+  return query + i * kQueries;
+}
+
+/// The tile row that lane `lane` scores in its h-th read of a column (0 <= h < kRowsPerLane):
+/// rows lane and lane + 32. One read of the warp is a column of 32 consecutive rows.
+KIT_HD constexpr int scored_row(int lane, int h) {
+  return h * kTileDim + lane;
+}
 
 /// Float index (in the shared buffer) of feature `col` of query `query`, in the staged
 /// columns: 32 consecutive floats per query, after the tile. A warp reads one of them for all

@@ -1,6 +1,7 @@
 #include <exercise.hpp>
 
 #include "kit/cuda_check.hpp"
+#include "kit/shared_access.cuh"
 
 namespace lesson03 {
 namespace {
@@ -8,36 +9,50 @@ namespace {
 __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
     score_rows_impl(const float* __restrict__ rows, int n_rows, int n_cols,
                     const float* __restrict__ queries, float* __restrict__ scores) {
-  // One buffer: the tile (tile_index), then the queries' staged features (query_index). A
-  // float array is only known to be 4-byte aligned, so the compiler keeps every access the
-  // 4-byte request the lesson describes; the counter tests check that it did.
+  // One buffer: the tile (tile_index), then the queries' staged features (query_index). Every
+  // access to it is a kit::ld_shared or kit::st_shared: one 4-byte instruction, where it is
+  // written (plain smem[...] reads of neighbouring columns get fused into wider loads).
   __shared__ float smem[kSharedFloats];
   const int lane = static_cast<int>(threadIdx.x) % kit::kWarpSize;
   const int query = static_cast<int>(threadIdx.x) / kit::kWarpSize;
-  const long row0 = static_cast<long>(blockIdx.x) * kTileDim;
-  float score = 0.0f;
+  const long row0 = static_cast<long>(blockIdx.x) * kBlockRows;
+  float score[kRowsPerLane] = {};
   for (int col0 = 0; col0 < n_cols; col0 += kTileDim) {
     const int col = col0 + lane;
-    // Stage the tile a row at a time (zeros outside the matrix), and query `query`'s features
-    // of these columns.
+    // Fetch this warp's rows of the tile and its query's features of these columns (zeros
+    // outside the matrix), then stage them: each store writes one tile row, 32 columns.
+    float staged[kTileRowsPerWarp];
 #pragma unroll
     for (int i = 0; i < kTileRowsPerWarp; ++i) {
-      const int r = query + i * kQueries;
-      const long row = row0 + r;
-      smem[tile_index(r, lane)] = row < n_rows && col < n_cols ? rows[row * n_cols + col] : 0.0f;
+      const long row = row0 + staged_row(query, i);
+      staged[i] = row < n_rows && col < n_cols ? rows[row * n_cols + col] : 0.0f;
     }
-    smem[query_index(query, lane)] =
-        col < n_cols ? queries[static_cast<long>(query) * n_cols + col] : 0.0f;
+    const float feature = col < n_cols ? queries[static_cast<long>(query) * n_cols + col] : 0.0f;
+#pragma unroll
+    for (int i = 0; i < kTileRowsPerWarp; ++i) {
+      kit::st_shared(smem + tile_index(staged_row(query, i), lane), staged[i]);
+    }
+    kit::st_shared(smem + query_index(query, lane), feature);
     __syncthreads();
-    // Lane l scores row l: at step c the warp reads column c of the tile.
+    // Lane l scores rows l and l + 32: at step c the warp loads the query's feature c (a
+    // broadcast), then reads column c of the tile, rows 0-31 and rows 32-63.
 #pragma unroll
     for (int c = 0; c < kTileDim; ++c) {
-      score = fmaf(smem[tile_index(lane, c)], smem[query_index(query, c)], score);
+      const float f = kit::ld_shared(smem + query_index(query, c));
+#pragma unroll
+      for (int h = 0; h < kRowsPerLane; ++h) {
+        const float v = kit::ld_shared(smem + tile_index(scored_row(lane, h), c)); // a column
+        score[h] = fmaf(v, f, score[h]);
+      }
     }
     __syncthreads(); // the next tile overwrites this one
   }
-  if (row0 + lane < n_rows) {
-    scores[static_cast<long>(query) * n_rows + row0 + lane] = score;
+#pragma unroll
+  for (int h = 0; h < kRowsPerLane; ++h) {
+    const long row = row0 + scored_row(lane, h);
+    if (row < n_rows) {
+      scores[static_cast<long>(query) * n_rows + row] = score[h];
+    }
   }
 }
 
@@ -48,7 +63,7 @@ void score_rows(const float* rows, int n_rows, int n_cols, const float* queries,
   if (n_rows <= 0) {
     return;
   }
-  const int blocks = (n_rows + kTileDim - 1) / kTileDim;
+  const int blocks = (n_rows + kBlockRows - 1) / kBlockRows;
   score_rows_impl<<<blocks, kBlockThreads, 0, stream>>>(rows, n_rows, n_cols, queries, scores);
   CUDA_CHECK_LAUNCH();
 }

@@ -31,12 +31,12 @@ inline constexpr double kPredictedColumnSlowdown = 0.0; // TODO
 // ---------------------------------------------------------------------------------------
 // Part 2: the tile layout of score_rows (exercise.cu; the problem is described in demo.hpp).
 //
-// Each block stages a 32x32 tile of `rows` in shared memory, a row at a time (warp w stores
-// tile rows w and w + 16, lane l storing column l), then lane l of every warp reads tile row
-// l, one column per step: each of those requests reads a *column* of the tile. With the
-// starter's plain layout a column is 32 words of one bank: a 32-way conflict, 16 warps x 32
-// columns of them for every tile. The scores are right; the kernel is many times slower than
-// its twin (demo.hpp).
+// Each block stages a tile of kBlockRows = 64 rows x 32 columns in shared memory, a row at a
+// time (warp w stores tile rows w, w + 16, w + 32 and w + 48, lane l storing column l), then
+// lane l of every warp reads tile rows l and l + 32, one column per step: each of those
+// requests reads a *column* of 32 consecutive rows. With the starter's plain layout a column
+// is 32 words of one bank: a 32-way conflict, 16 warps x 32 columns x 2 of them for every
+// tile. The scores are right; the kernel is many times slower than its twin (demo.hpp).
 //
 // Write tile_index so that a column read and a row store both cost 1 wavefront, for every
 // row and column. The shared buffer reserves kTileCapacity floats for the tile.
@@ -45,7 +45,8 @@ inline constexpr double kPredictedColumnSlowdown = 0.0; // TODO
 /// Floats from the start of one tile row to the start of the next.
 inline constexpr int kTilePitch = kTileDim; // TODO: with 32, every row starts in bank 0
 
-/// Float index in the shared buffer of tile element (row, col), 0 <= row, col < kTileDim.
+/// Float index in the shared buffer of tile element (row, col), 0 <= row < kBlockRows,
+/// 0 <= col < kTileDim.
 ///
 ///     row 0: words   0   1   2  ...  31
 ///     row 1: words  32  33  34  ...  63        column c: words c, 32 + c, 64 + c, ...

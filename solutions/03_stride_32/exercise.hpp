@@ -25,8 +25,8 @@ inline constexpr double kPredictedColumnSlowdown = 32.0;
 
 /// One spare float at the end of each row: row r starts in bank r % 32.
 inline constexpr int kTilePitch = kTileDim + 1;
-static_assert(kTilePitch % 2 == 1, "an odd pitch puts the 32 rows' starts in 32 different banks");
-static_assert(kTileDim * kTilePitch <= kTileCapacity, "the padded tile must fit its buffer");
+static_assert(kTilePitch % 2 == 1, "an odd pitch puts 32 consecutive rows' starts in 32 banks");
+static_assert(kBlockRows * kTilePitch <= kTileCapacity, "the padded tile must fit its buffer");
 
 /// Float index of tile element (row, col): row-major with pitch 33.
 ///
@@ -34,7 +34,8 @@ static_assert(kTileDim * kTilePitch <= kTileCapacity, "the padded tile must fit 
 ///     row 1: words  33  34  ...  64  [65]      -> banks 0, 1, 2, ..., 31
 ///     row 2: words  66  67  ...  97  [98]      column c: banks (r + c) % 32, r = 0..31
 ///
-/// A row is still 32 consecutive words (1 wavefront); a column now meets every bank once.
+/// A row is still 32 consecutive words (1 wavefront); 32 consecutive rows of a column (rows
+/// 0-31, or rows 32-63) now meet every bank once.
 KIT_HD constexpr int tile_index(int row, int col) {
   return row * kTilePitch + col;
 }

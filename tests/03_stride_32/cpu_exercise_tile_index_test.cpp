@@ -13,25 +13,31 @@ namespace {
 
 using lesson03::kTileDim;
 
-kit::WarpAccess column(int col) {
+/// The warp's h-th read of column `col`: lane l reads row scored_row(l, h).
+kit::WarpAccess column(int col, int h) {
   kit::WarpAccess a;
   a.width = sizeof(float);
   for (int lane = 0; lane < kit::kWarpSize; ++lane) {
-    a.address[lane] = lesson03::testing::bytes_of(lesson03::tile_index(lane, col));
+    a.address[lane] =
+        lesson03::testing::bytes_of(lesson03::tile_index(lesson03::scored_row(lane, h), col));
   }
   return a;
 }
 
 TEST(TileIndex, EveryColumnIsOneWavefront) {
-  for (int c = 0; c < kTileDim; ++c) {
-    const kit::BankReport r = kit::analyze(column(c));
-    ASSERT_TRUE(r.ok());
-    EXPECT_EQ(r.wavefronts, 1) << "column " << c << " costs " << r.wavefronts
-                               << " wavefronts: lanes 0, 1, 2 use banks " << r.lanes[0].bank << ", "
-                               << r.lanes[1].bank << ", " << r.lanes[2].bank
-                               << ". Try `bank-map --type float --stride " << kTileDim << "`.";
-    if (r.wavefronts != 1) {
-      break; // every column tells the same story
+  for (int h = 0; h < lesson03::kRowsPerLane; ++h) {
+    for (int c = 0; c < kTileDim; ++c) {
+      const kit::BankReport r = kit::analyze(column(c, h));
+      ASSERT_TRUE(r.ok());
+      EXPECT_EQ(r.wavefronts, 1) << "column " << c << ", rows " << lesson03::scored_row(0, h) << "-"
+                                 << lesson03::scored_row(kit::kWarpSize - 1, h) << " costs "
+                                 << r.wavefronts << " wavefronts: lanes 0, 1, 2 use banks "
+                                 << r.lanes[0].bank << ", " << r.lanes[1].bank << ", "
+                                 << r.lanes[2].bank << ". Try `bank-map --type float --stride "
+                                 << kTileDim << "`.";
+      if (r.wavefronts != 1) {
+        return; // every column tells the same story
+      }
     }
   }
 }

@@ -1,6 +1,6 @@
-// The tile layout must lose no value: tile_index maps the 32x32 tile one-to-one into the
-// kTileCapacity floats reserved for it; and the staging stores, which write tile rows, stay
-// conflict-free (the starter's layout already does both; keep it so).
+// The tile layout must lose no value: tile_index maps the block's tile (kBlockRows x kTileDim)
+// one-to-one into the kTileCapacity floats reserved for it; and the staging stores, which
+// write tile rows, stay conflict-free (the starter's layout already does both; keep it so).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -14,7 +14,7 @@ namespace {
 
 TEST(TileIndex, OneToOneIntoTheTileBuffer) {
   std::vector<int> owner(lesson03::kTileCapacity, -1);
-  for (int r = 0; r < lesson03::kTileDim; ++r) {
+  for (int r = 0; r < lesson03::kBlockRows; ++r) {
     for (int c = 0; c < lesson03::kTileDim; ++c) {
       const int i = lesson03::tile_index(r, c);
       ASSERT_GE(i, 0) << "element (" << r << ", " << c << ")";
@@ -29,7 +29,7 @@ TEST(TileIndex, OneToOneIntoTheTileBuffer) {
 }
 
 TEST(TileIndex, EveryRowIsOneWavefront) {
-  for (int r = 0; r < lesson03::kTileDim; ++r) {
+  for (int r = 0; r < lesson03::kBlockRows; ++r) {
     kit::WarpAccess a;
     a.width = sizeof(float);
     for (int lane = 0; lane < kit::kWarpSize; ++lane) {

@@ -1,6 +1,6 @@
 // score_rows timed against its conflict-free twin (same block, same shared buffer, same
 // occupancy): the slowdown is the one the model predicts from the two traces, whatever the
-// layout (about 16x for the starter, 1x once it is conflict-free).
+// layout (about 20x for the starter, 1x once it is conflict-free).
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

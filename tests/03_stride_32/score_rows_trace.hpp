@@ -19,21 +19,23 @@ inline std::uint32_t bytes_of(int float_index) {
   return static_cast<std::uint32_t>(float_index * sizeof(float));
 }
 
-/// The trace of a score_rows kernel with tile layout `tile_index_of`. Every block stages and
-/// reads every tile unconditionally (zeros outside the matrix; only the final global store is
-/// masked), so each instruction repeats once per block and column tile.
+/// The trace of a score_rows kernel with tile layout `tile_index_of`. The kernels make every
+/// shared access with kit::ld_shared / kit::st_shared (one 4-byte instruction each, never
+/// fused, moved or dropped), and every block stages and reads every tile unconditionally
+/// (zeros outside the matrix; only the final global stores are masked), so each instruction
+/// repeats once per block and column tile.
 template <class TileIndex>
 kit::Trace score_rows_trace(int n_rows, int n_cols, TileIndex tile_index_of) {
   kit::Trace t;
   if (n_rows <= 0 || n_cols <= 0) {
     return t;
   }
-  const std::uint64_t blocks = static_cast<std::uint64_t>((n_rows + kTileDim - 1) / kTileDim);
+  const std::uint64_t blocks = static_cast<std::uint64_t>((n_rows + kBlockRows - 1) / kBlockRows);
   const std::uint64_t tiles = static_cast<std::uint64_t>((n_cols + kTileDim - 1) / kTileDim);
   const std::uint64_t repeat = blocks * tiles;
-  for (int query = 0; query < kQueries; ++query) {
+  for (int query = 0; query < kQueries; ++query) { // warp `query`
     for (int i = 0; i < kTileRowsPerWarp; ++i) {
-      const int r = query + i * kQueries;
+      const int r = staged_row(query, i);
       t.add(
           kit::SharedOp::store, sizeof(float),
           [&](int lane) -> kit::LaneAddress { return bytes_of(tile_index_of(r, lane)); }, repeat,
@@ -46,12 +48,16 @@ kit::Trace score_rows_trace(int n_rows, int n_cols, TileIndex tile_index_of) {
     for (int c = 0; c < kTileDim; ++c) {
       t.add(
           kit::SharedOp::load, sizeof(float),
-          [&](int lane) -> kit::LaneAddress { return bytes_of(tile_index_of(lane, c)); }, repeat,
-          "tile column load");
-      t.add(
-          kit::SharedOp::load, sizeof(float),
           [&](int) -> kit::LaneAddress { return bytes_of(query_index(query, c)); }, repeat,
           "query feature load (broadcast)");
+      for (int h = 0; h < kRowsPerLane; ++h) {
+        t.add(
+            kit::SharedOp::load, sizeof(float),
+            [&](int lane) -> kit::LaneAddress {
+              return bytes_of(tile_index_of(scored_row(lane, h), c));
+            },
+            repeat, "tile column load");
+      }
     }
   }
   return t;
@@ -80,7 +86,7 @@ struct Shape {
 inline Shape saturating_shape() {
   constexpr int kWaves = 8;
   constexpr int kColumnTiles = 8;
-  return {kit::saturating_blocks(score_rows_twin_kernel(), kBlockThreads, 0) * kTileDim * kWaves,
+  return {kit::saturating_blocks(score_rows_twin_kernel(), kBlockThreads, 0) * kBlockRows * kWaves,
           kTileDim * kColumnTiles};
 }
 
