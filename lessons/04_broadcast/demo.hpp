@@ -63,20 +63,31 @@ kit::Pattern stride_one_store_demo();
 //   out[p][i] = coefs[p][0] + coefs[p][1] x_i + ... + coefs[p][31] x_i^31
 // for p < n_polys, i < n_points (coefs: n_polys x kCoefs, out: n_polys x n_points, both
 // row-major). A block is 16 x 16 threads: threadIdx.y picks one of its 16 polynomials,
-// threadIdx.x one of its 16 points. The block stages its polynomials' coefficients in a shared
-// table, then every thread runs Horner's rule, reading one coefficient of its polynomial per
-// step. The 16 threads of a row share a polynomial: each step is a lookup in the table.
+// threadIdx.x one of 16 points. The block stages its polynomials' coefficients in a shared
+// table once, then evaluates them at kPointTiles tiles of 16 points: for each, every thread
+// runs Horner's rule, reading one coefficient of its polynomial per step. The 16 threads of a
+// row share a polynomial: each step is a lookup in the table.
+//
+// Every access to the table goes through kit::ld_shared / kit::st_shared
+// (kit/shared_access.cuh): one 4-byte instruction each, issued where it is written. Written as
+// plain table[...] accesses, the compiler read four coefficients at once with one 16-byte load
+// wherever it could prove them 16-byte aligned: another instruction, with other bank rules.
 // ---------------------------------------------------------------------------------------
 
 /// Coefficients per polynomial (degree 31).
 inline constexpr int kCoefs = 32;
 /// Polynomials per block (threadIdx.y).
 inline constexpr int kPolysPerBlock = 16;
-/// Points per block (threadIdx.x).
-inline constexpr int kPointsPerBlock = 16;
+/// Points per tile of points (threadIdx.x): each thread evaluates one point of a tile.
+inline constexpr int kPointsPerTile = 16;
+/// Tiles of points per block: the block evaluates its table at all of them, one after the
+/// other (kPointTiles x 32 Horner steps per thread for one staging).
+inline constexpr int kPointTiles = 8;
+/// Points per block.
+inline constexpr int kPointsPerBlock = kPointTiles * kPointsPerTile;
 /// Threads per block. A warp is two rows of the block: lanes 0-15 evaluate one polynomial,
 /// lanes 16-31 the next.
-inline constexpr int kBlockThreads = kPolysPerBlock * kPointsPerBlock;
+inline constexpr int kBlockThreads = kPolysPerBlock * kPointsPerTile;
 /// Floats of the shared table: room for any layout of the block's coefficients up to twice
 /// their number.
 inline constexpr int kTableCapacity = 2 * kPolysPerBlock * kCoefs;

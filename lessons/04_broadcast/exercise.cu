@@ -1,6 +1,7 @@
 #include <exercise.hpp>
 
 #include "kit/cuda_check.hpp"
+#include "kit/shared_access.cuh"
 
 namespace lesson04 {
 namespace {
@@ -12,29 +13,48 @@ namespace {
 __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
     eval_polys_impl(const float* __restrict__ coefs, int n_polys, const float* __restrict__ points,
                     int n_points, float* __restrict__ out) {
+  // Every access to the table is a kit::st_shared or kit::ld_shared: one 4-byte instruction,
+  // where it is written (plain table[...] reads of neighbouring coefficients get fused into
+  // 16-byte loads wherever the compiler can prove them aligned).
   __shared__ float table[kTableCapacity];
-  const int t = static_cast<int>(threadIdx.y) * kPointsPerBlock + static_cast<int>(threadIdx.x);
+  const int t = static_cast<int>(threadIdx.y) * kPointsPerTile + static_cast<int>(threadIdx.x);
   const long p0 = static_cast<long>(blockIdx.y) * kPolysPerBlock;
-  // Stage the block's coefficients (zeros past the last polynomial): per pass, a warp copies
-  // the 32 coefficients of one polynomial.
+  const long i0 = static_cast<long>(blockIdx.x) * kPointsPerBlock + threadIdx.x; // tile 0
+  // Fetch the block's coefficients (zeros past the last polynomial) and this thread's points
+  // (zeros past the last point), then stage the coefficients: per pass, a warp stores the 32
+  // coefficients of one polynomial.
+  float staged[kStagePasses];
 #pragma unroll
   for (int pass = 0; pass < kStagePasses; ++pass) {
     const int e = t + pass * kBlockThreads;
     const int q = e / kCoefs, k = e % kCoefs;
-    table[coef_slot(q, k)] = p0 + q < n_polys ? coefs[(p0 + q) * kCoefs + k] : 0.0f;
+    staged[pass] = p0 + q < n_polys ? coefs[(p0 + q) * kCoefs + k] : 0.0f;
+  }
+  float x[kPointTiles];
+#pragma unroll
+  for (int tile = 0; tile < kPointTiles; ++tile) {
+    const long i = i0 + tile * kPointsPerTile;
+    x[tile] = i < n_points ? points[i] : 0.0f;
+  }
+#pragma unroll
+  for (int pass = 0; pass < kStagePasses; ++pass) {
+    const int e = t + pass * kBlockThreads;
+    kit::st_shared(table + coef_slot(e / kCoefs, e % kCoefs), staged[pass]);
   }
   __syncthreads();
-  // Horner's rule: thread (x, y) evaluates polynomial y at point x.
+  // Horner's rule: thread (x, y) evaluates polynomial y at point x of every tile.
   const int q = static_cast<int>(threadIdx.y);
-  const long i = static_cast<long>(blockIdx.x) * kPointsPerBlock + threadIdx.x;
-  const float x = i < n_points ? points[i] : 0.0f;
-  float y = table[coef_slot(q, kCoefs - 1)];
 #pragma unroll
-  for (int k = kCoefs - 2; k >= 0; --k) {
-    y = fmaf(y, x, table[coef_slot(q, k)]); // half-warps: polynomials q, q + 1
-  }
-  if (p0 + q < n_polys && i < n_points) {
-    out[(p0 + q) * n_points + i] = y;
+  for (int tile = 0; tile < kPointTiles; ++tile) {
+    float y = kit::ld_shared(table + coef_slot(q, kCoefs - 1));
+#pragma unroll
+    for (int k = kCoefs - 2; k >= 0; --k) {
+      y = fmaf(y, x[tile], kit::ld_shared(table + coef_slot(q, k))); // half-warps: q, q + 1
+    }
+    const long i = i0 + tile * kPointsPerTile;
+    if (p0 + q < n_polys && i < n_points) {
+      out[(p0 + q) * n_points + i] = y;
+    }
   }
 }
 
@@ -59,20 +79,22 @@ __global__ void center_blocks_impl(const float* __restrict__ in, float* __restri
   const float v = i < n ? in[i] : 0.0f;
   const float sum = warp_sum(v);
   if (lane == 0) {
-    partials[partial_slot(warp)] = sum;
+    kit::st_shared(partials + partial_slot(warp), sum);
   }
   __syncthreads();
   if (warp == 0) {
-    const float partial = lane < kCenterWarps ? partials[partial_slot(lane)] : 0.0f;
+    const float partial =
+        lane < kCenterWarps ? kit::ld_shared(partials + partial_slot(lane)) : 0.0f;
     const float total = warp_sum(partial);
     if (lane == 0) {
       const long count = n - first < kCenterBlockThreads ? n - first : kCenterBlockThreads;
-      partials[kMeanSlot] = total / static_cast<float>(count);
+      kit::st_shared(partials + kMeanSlot, total / static_cast<float>(count));
     }
   }
   __syncthreads();
+  const float mean = kit::ld_shared(partials + kMeanSlot); // every thread, past the end too
   if (i < n) {
-    out[i] = v - partials[kMeanSlot];
+    out[i] = v - mean;
   }
 }
 
@@ -83,7 +105,7 @@ void eval_polys(const float* coefs, int n_polys, const float* points, int n_poin
   if (n_polys <= 0 || n_points <= 0) {
     return;
   }
-  const dim3 block(kPointsPerBlock, kPolysPerBlock);
+  const dim3 block(kPointsPerTile, kPolysPerBlock);
   const dim3 grid((n_points + kPointsPerBlock - 1) / kPointsPerBlock,
                   (n_polys + kPolysPerBlock - 1) / kPolysPerBlock);
   eval_polys_impl<<<grid, block, 0, stream>>>(coefs, n_polys, points, n_points, out);

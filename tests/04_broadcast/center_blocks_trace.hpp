@@ -2,7 +2,6 @@
 // the kernel uses, with a label per kind of access.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -30,49 +29,41 @@ inline const char* label(CenterAccess a) {
   return "none";
 }
 
-/// The trace of center_blocks(n) with partial-sum layout `slot_of`.
+/// The trace of center_blocks(n) with partial-sum layout `slot_of`. The kernel makes its
+/// shared accesses with kit::st_shared / kit::ld_shared (one instruction each, never fused,
+/// moved or dropped); every thread of every block reads the mean, past the end of the data
+/// too, so a short last block issues what a full one does.
 template <class Slot>
 kit::Trace center_blocks_trace(int n, Slot slot_of) {
   kit::Trace t;
   auto bytes = [](int slot) { return static_cast<std::uint32_t>(slot * sizeof(float)); };
-  auto add_block = [&](int count, std::uint64_t repeat) {
-    for (int warp = 0; warp < kCenterWarps; ++warp) {
-      t.add(
-          kit::SharedOp::store, sizeof(float),
-          [&](int lane) -> kit::LaneAddress {
-            return lane == 0 ? kit::LaneAddress(bytes(slot_of(warp))) : std::nullopt;
-          },
-          repeat, label(CenterAccess::partial_store));
-    }
-    t.add(
-        kit::SharedOp::load, sizeof(float),
-        [&](int lane) -> kit::LaneAddress {
-          return lane < kCenterWarps ? kit::LaneAddress(bytes(slot_of(lane))) : std::nullopt;
-        },
-        repeat, label(CenterAccess::partial_load));
+  const std::uint64_t blocks =
+      static_cast<std::uint64_t>((n + kCenterBlockThreads - 1) / kCenterBlockThreads);
+  for (int warp = 0; warp < kCenterWarps; ++warp) {
     t.add(
         kit::SharedOp::store, sizeof(float),
         [&](int lane) -> kit::LaneAddress {
-          return lane == 0 ? kit::LaneAddress(bytes(kMeanSlot)) : std::nullopt;
+          return lane == 0 ? kit::LaneAddress(bytes(slot_of(warp))) : std::nullopt;
         },
-        repeat, label(CenterAccess::mean_store));
-    for (int warp = 0; warp < kCenterWarps; ++warp) {
-      t.add(
-          kit::SharedOp::load, sizeof(float),
-          [&](int lane) -> kit::LaneAddress {
-            return warp * kit::kWarpSize + lane < count ? kit::LaneAddress(bytes(kMeanSlot))
-                                                        : std::nullopt;
-          },
-          repeat, label(CenterAccess::mean_load));
-    }
-  };
-  const int full = n / kCenterBlockThreads;
-  const int tail = n % kCenterBlockThreads;
-  if (full > 0) {
-    add_block(kCenterBlockThreads, static_cast<std::uint64_t>(full));
+        blocks, label(CenterAccess::partial_store));
   }
-  if (tail > 0) {
-    add_block(tail, 1);
+  t.add(
+      kit::SharedOp::load, sizeof(float),
+      [&](int lane) -> kit::LaneAddress {
+        return lane < kCenterWarps ? kit::LaneAddress(bytes(slot_of(lane))) : std::nullopt;
+      },
+      blocks, label(CenterAccess::partial_load));
+  t.add(
+      kit::SharedOp::store, sizeof(float),
+      [&](int lane) -> kit::LaneAddress {
+        return lane == 0 ? kit::LaneAddress(bytes(kMeanSlot)) : std::nullopt;
+      },
+      blocks, label(CenterAccess::mean_store));
+  for (int warp = 0; warp < kCenterWarps; ++warp) {
+    t.add(
+        kit::SharedOp::load, sizeof(float),
+        [&](int) -> kit::LaneAddress { return bytes(kMeanSlot); }, blocks,
+        label(CenterAccess::mean_load));
   }
   return t;
 }

@@ -22,12 +22,15 @@ inline std::uint32_t bytes_of(int float_index) {
 /// Thread (x, y) of the 16 x 16 block is thread y * 16 + x; lane l of warp w is thread
 /// 32 w + l, so lanes 0-15 have y = 2w and lanes 16-31 y = 2w + 1.
 inline int block_row(int warp, int lane) {
-  return (warp * kit::kWarpSize + lane) / kPointsPerBlock;
+  return (warp * kit::kWarpSize + lane) / kPointsPerTile;
 }
 
-/// The trace of an eval_polys kernel with table layout `slot_of`. Every block stages and reads
-/// its table unconditionally (zeros past the last polynomial; only the global store is
-/// masked), so each instruction repeats once per block.
+/// The trace of an eval_polys kernel with table layout `slot_of`. The kernels make every table
+/// access with kit::st_shared / kit::ld_shared (one 4-byte instruction each, never fused,
+/// moved or dropped), and every block stages its table once and reads it for each of its
+/// kPointTiles tiles of points unconditionally (zeros past the last polynomial and point; only
+/// the global stores are masked). So each store repeats once per block, and each Horner step
+/// once per block and tile of points.
 template <class Slot>
 kit::Trace eval_polys_trace(int n_polys, int n_points, Slot slot_of) {
   kit::Trace t;
@@ -51,7 +54,7 @@ kit::Trace eval_polys_trace(int n_polys, int n_points, Slot slot_of) {
       t.add(
           kit::SharedOp::load, sizeof(float),
           [&](int lane) -> kit::LaneAddress { return bytes_of(slot_of(block_row(warp, lane), k)); },
-          blocks, "Horner step (coefficient " + std::to_string(k) + ")");
+          blocks* kPointTiles, "Horner step (coefficient " + std::to_string(k) + ")");
     }
   }
   return t;
@@ -72,14 +75,14 @@ inline double model_ratio(int n_polys, int n_points) {
   return kit::model_ratio(exercise_trace(n_polys, n_points), twin_trace(n_polys, n_points));
 }
 
-/// A problem shape for a timing: 128 full waves of blocks on this GPU.
+/// A problem shape for a timing: 32 full waves of blocks on this GPU.
 struct Shape {
   int polys;  ///< Polynomials.
   int points; ///< Points.
 };
 inline Shape saturating_shape() {
   constexpr int kBlockRows = 1024; // 16384 polynomials
-  constexpr int kWaves = 128;
+  constexpr int kWaves = 32;
   const int wave = kit::saturating_blocks(eval_polys_twin_kernel(), kBlockThreads, 0);
   return {kBlockRows * kPolysPerBlock,
           (wave * kWaves + kBlockRows - 1) / kBlockRows * kPointsPerBlock};
