@@ -81,6 +81,16 @@ bool small_mode() {
   return v && *v != "0";
 }
 
+bool wide_rules_verified() {
+  const GpuStatus& g = gpu_status();
+  for (int arch : kWideRulesVerifiedArchs) {
+    if (g.usable && arch == g.major * 10 + g.minor) {
+      return true;
+    }
+  }
+  return false;
+}
+
 const GpuStatus& gpu_status() {
   static const GpuStatus status = compute_status();
   return status;

@@ -31,6 +31,20 @@ std::string per_request(std::uint64_t wavefronts, std::uint64_t requests) {
 
 } // namespace
 
+std::optional<std::string> unverified_rule(const Trace& trace) {
+  if (wide_rules_verified()) {
+    return std::nullopt;
+  }
+  for (const TraceEntry& e : trace.entries()) {
+    if (e.access.width > kBankBytes) {
+      return "rule not verified on " + gpu_status().arch() + ": the " +
+             std::to_string(e.access.width) +
+             "-byte phase rules of the bank model were measured on sm_90 only ('" + e.what + "')";
+    }
+  }
+  return std::nullopt;
+}
+
 std::uint64_t fresh_seed() {
   std::uint64_t seed = 0;
   if (auto v = env("KIT_SEED")) {

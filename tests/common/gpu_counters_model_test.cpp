@@ -23,6 +23,10 @@ protected:
   void check(const kit::Pattern& p) {
     const kit::PatternBench bench(p);
     const kit::Trace trace = bench.trace(kBlocks, kRounds);
+    if (p.access.width > kit::kBankBytes && !kit::wide_rules_verified()) {
+      ++unverified_; // the 8- and 16-byte rules were measured on sm_90 only
+      return;
+    }
     const kit::SharedCounters c =
         expect_counts(p.name, trace, [&] { bench.run(kBlocks, kRounds); });
     // The kernel issues exactly the instructions it means to.
@@ -37,7 +41,18 @@ protected:
     }
     ++checked_;
   }
+  // Ends a test: a test that could check nothing is skipped, with the reason.
+  void finish(const char* what) {
+    std::printf("[kit-patterns] %s: %d checked, %d not checked (8/16-byte rules unverified on "
+                "%s)\n",
+                what, checked_, unverified_, kit::gpu_status().arch().c_str());
+    if (checked_ == 0 && unverified_ > 0) {
+      GTEST_SKIP() << "rule not verified on " << kit::gpu_status().arch()
+                   << ": the 8- and 16-byte phase rules were measured on sm_90 only";
+    }
+  }
   int checked_ = 0;
+  int unverified_ = 0;
 };
 
 kit::Pattern named(std::string name, const kit::WarpAccess& a, kit::SharedOp op) {
@@ -57,7 +72,7 @@ TEST_F(ModelAgainstCounters, MeasuredExamples) {
       check(named(ex.name, ex.access, kit::SharedOp::store)); // the same lanes, stored
     }
   }
-  std::printf("[kit-patterns] measured examples: %d\n", checked_);
+  finish("measured examples");
 }
 
 TEST_F(ModelAgainstCounters, EveryWidthOverStrides) {
@@ -71,7 +86,7 @@ TEST_F(ModelAgainstCounters, EveryWidthOverStrides) {
       }
     }
   }
-  std::printf("[kit-patterns] widths x strides: %d\n", checked_);
+  finish("widths x strides");
 }
 
 TEST_F(ModelAgainstCounters, PartialWarpsAndMaskedLanes) {
@@ -89,7 +104,7 @@ TEST_F(ModelAgainstCounters, PartialWarpsAndMaskedLanes) {
       }
     }
   }
-  std::printf("[kit-patterns] masked: %d\n", checked_);
+  finish("masked lanes");
 }
 
 TEST_F(ModelAgainstCounters, LaneXorOneCases) {
@@ -132,7 +147,7 @@ TEST_F(ModelAgainstCounters, LaneXorOneCases) {
       check(named("pairs, first half-warp, width " + std::to_string(width), half, op));
     }
   }
-  std::printf("[kit-patterns] lane^1: %d\n", checked_);
+  finish("lane^1 cases");
 }
 
 TEST_F(ModelAgainstCounters, RandomOffsetSets) {
@@ -158,8 +173,9 @@ TEST_F(ModelAgainstCounters, RandomOffsetSets) {
     }
     check(named("random #" + std::to_string(i) + " width " + std::to_string(width), a, op));
   }
-  std::printf("[kit-patterns] random: %d (seed %llu)\n", checked_,
+  std::printf("[kit-patterns] random draws from seed %llu\n",
               static_cast<unsigned long long>(seed));
+  finish("random offset sets");
 }
 
 } // namespace

@@ -33,6 +33,15 @@ struct GpuStatus {
 /// usable GPU (for testing the skip paths).
 const GpuStatus& gpu_status();
 
+/// Architectures (major * 10 + minor) on which the 8- and 16-byte phase rules of the bank
+/// model were read from the counters. Elsewhere, counter tests of those widths skip with
+/// "rule not verified on sm_XY" until someone measures them (run the kit's model-against-counters
+/// suite there and add the architecture when it passes).
+inline constexpr int kWideRulesVerifiedArchs[] = {90};
+
+/// True when the 8- and 16-byte rules were verified on this GPU's architecture.
+bool wide_rules_verified();
+
 /// True when the environment asks for a small, quick run (KIT_SMALL=1): the sanitizer run
 /// sets it. Correctness tests shrink their sizes; counter and timing tests skip.
 bool small_mode();

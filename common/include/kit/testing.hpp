@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,15 @@
     }                                                                                              \
   } while (0)
 
+/// Skips, with the reason, a counter test whose trace has 8- or 16-byte accesses on an
+/// architecture where the bank model's rules for those widths were not verified.
+#define KIT_REQUIRE_VERIFIED_RULES(trace)                                                          \
+  do {                                                                                             \
+    if (auto kit_why_ = ::kit::testing::unverified_rule(trace)) {                                  \
+      GTEST_SKIP() << *kit_why_;                                                                   \
+    }                                                                                              \
+  } while (0)
+
 /// Measures A against B and expects the ratio in the band around the model's ratio. Skips
 /// (with the reason) when the GPU was busy or cannot hold enough warps to show the ratio.
 #define KIT_EXPECT_SLOWDOWN(launch_a, launch_b, model_ratio)                                       \
@@ -50,6 +60,10 @@
   } while (0)
 
 namespace kit::testing {
+
+/// Why the model's rules for a trace's widths cannot be trusted on this GPU (8- and 16-byte
+/// accesses on an unverified architecture), or nothing.
+std::optional<std::string> unverified_rule(const Trace& trace);
 
 /// A fresh random seed for this test (printed, so a failure can be replayed), or the value
 /// of KIT_SEED when set.
