@@ -69,7 +69,7 @@ kit::Pattern padded_row_read_demo(unsigned row = 0);
 // ---------------------------------------------------------------------------------------
 
 /// Queries scored at once: one warp each.
-inline constexpr int kQueries = 16;
+inline constexpr int kQueries = 32;
 /// Threads per block: one warp per query.
 inline constexpr int kBlockThreads = kQueries * kit::kWarpSize;
 /// Rows each lane scores: each query feature a warp loads serves kRowsPerLane column reads.
@@ -86,10 +86,10 @@ inline constexpr int kTileCapacity = 2 * kBlockRows * kTileDim;
 inline constexpr int kSharedFloats = kTileCapacity + kQueries * kTileDim;
 /// Resident blocks per SM the kernels are built for (__launch_bounds__): 64 warps per SM,
 /// enough for a conflict to show in the timing.
-inline constexpr int kMinBlocksPerSm = 4;
+inline constexpr int kMinBlocksPerSm = 2;
 
 /// The tile row that warp `query` stages in its i-th store of a tile (0 <= i <
-/// kTileRowsPerWarp): rows query, query + 16, query + 32, query + 48.
+/// kTileRowsPerWarp): rows query, query + kQueries, ...
 KIT_HD constexpr int staged_row(int query, int i) {
   return query + i * kQueries;
 }

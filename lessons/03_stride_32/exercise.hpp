@@ -32,10 +32,10 @@ inline constexpr double kPredictedColumnSlowdown = 0.0; // TODO
 // Part 2: the tile layout of score_rows (exercise.cu; the problem is described in demo.hpp).
 //
 // Each block stages a tile of kBlockRows = 64 rows x 32 columns in shared memory, a row at a
-// time (warp w stores tile rows w, w + 16, w + 32 and w + 48, lane l storing column l), then
+// time (warp w stores tile rows w and w + 32, lane l storing column l), then
 // lane l of every warp reads tile rows l and l + 32, one column per step: each of those
 // requests reads a *column* of 32 consecutive rows. With the starter's plain layout a column
-// is 32 words of one bank: a 32-way conflict, 16 warps x 32 columns x 2 of them for every
+// is 32 words of one bank: a 32-way conflict, 32 warps x 32 columns x 2 of them for every
 // tile. The scores are right; the kernel is many times slower than its twin (demo.hpp).
 //
 // Write tile_index so that a column read and a row store both cost 1 wavefront, for every
