@@ -22,4 +22,14 @@ TEST_F(ReverseTrace, CountersEqualTheModel) {
   }
 }
 
+// Size 0 (or a zero dimension) launches nothing and touches no memory: no error, even with
+// null pointers.
+TEST(EmptyInput, LaunchesNothingAndReportsNoError) {
+  KIT_REQUIRE_GPU();
+  lesson01::reverse_blocks(nullptr, nullptr, 0);
+  lesson01::reverse_blocks(nullptr, nullptr, -3);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 } // namespace

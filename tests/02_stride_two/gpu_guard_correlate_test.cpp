@@ -64,4 +64,15 @@ TEST(Correlate, NothingToDoForAnEmptySignal) {
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
+// Size 0 (or a zero dimension) launches nothing and touches no memory: no error, even with
+// null pointers.
+TEST(EmptyInput, LaunchesNothingAndReportsNoError) {
+  KIT_REQUIRE_GPU();
+  const lesson02::Taps h{};
+  lesson02::correlate(nullptr, nullptr, 0, h);
+  lesson02::correlate_twin(nullptr, nullptr, 0, h);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 } // namespace

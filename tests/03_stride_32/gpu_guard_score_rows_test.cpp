@@ -76,4 +76,15 @@ TEST(ScoreRows, NoColumnsScoreZero) {
   }
 }
 
+// Size 0 (or a zero dimension) launches nothing and touches no memory: no error, even with
+// null pointers.
+TEST(EmptyInput, LaunchesNothingAndReportsNoError) {
+  KIT_REQUIRE_GPU();
+  lesson03::score_rows(nullptr, 0, 0, nullptr, nullptr);
+  lesson03::score_rows(nullptr, 0, 17, nullptr, nullptr);
+  lesson03::score_rows_twin(nullptr, 0, 17, nullptr, nullptr);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 } // namespace

@@ -62,4 +62,17 @@ TEST(EvalPolys, TwinMatchesTheCpuOnRandomData) {
                          });
 }
 
+// Size 0 (or a zero dimension) launches nothing and touches no memory: no error, even with
+// null pointers.
+TEST(EmptyInput, LaunchesNothingAndReportsNoError) {
+  KIT_REQUIRE_GPU();
+  lesson04::eval_polys(nullptr, 0, nullptr, 0, nullptr);
+  lesson04::eval_polys(nullptr, 3, nullptr, 0, nullptr);
+  lesson04::eval_polys(nullptr, 0, nullptr, 5, nullptr);
+  lesson04::eval_polys_twin(nullptr, 0, nullptr, 5, nullptr);
+  lesson04::center_blocks(nullptr, nullptr, 0);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 } // namespace

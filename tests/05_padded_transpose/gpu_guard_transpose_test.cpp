@@ -87,4 +87,18 @@ TEST(Correctness, PersistentBlocksMoveManyTiles) {
   expect_correct("persistent, 7 blocks", persistent_on<7>, true, seed, shapes);
 }
 
+// Size 0 (or a zero dimension) launches nothing and touches no memory: no error, even with
+// null pointers.
+TEST(EmptyInput, LaunchesNothingAndReportsNoError) {
+  KIT_REQUIRE_GPU();
+  for (lesson05::MatrixOp op : {lesson05::copy_matrix, lesson05::transpose_naive,
+                                lesson05::transpose_tiled, lesson05::transpose_padded}) {
+    op(nullptr, nullptr, 0, 0, nullptr);
+    op(nullptr, nullptr, 0, 7, nullptr);
+    op(nullptr, nullptr, 7, 0, nullptr);
+  }
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 } // namespace

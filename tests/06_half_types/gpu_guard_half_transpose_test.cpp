@@ -28,4 +28,15 @@ TEST(Correctness, TransposeHalf2MatchesTheCpu) {
                                        kit::testing::fresh_seed());
 }
 
+// Size 0 (or a zero dimension) launches nothing and touches no memory: no error, even with
+// null pointers.
+TEST(EmptyInput, LaunchesNothingAndReportsNoError) {
+  KIT_REQUIRE_GPU();
+  lesson06::transpose_half(nullptr, nullptr, 0, 0);
+  lesson06::transpose_half(nullptr, nullptr, 0, 9);
+  lesson06::transpose_half2(nullptr, nullptr, 9, 0);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 } // namespace
