@@ -14,20 +14,11 @@
 #include "kit/buffer.hpp"
 #include "kit/device.hpp"
 #include "kit/testing.hpp"
+#include "kit/testing_matrix.hpp"
 
 namespace lesson05::testing {
 
-/// A matrix shape.
-struct Shape {
-  int rows; ///< Rows of the input.
-  int cols; ///< Columns of the input.
-  /// Elements.
-  std::size_t size() const {
-    return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
-  }
-  /// "rows x cols", for messages.
-  std::string name() const { return std::to_string(rows) + " x " + std::to_string(cols); }
-};
+using kit::testing::Shape;
 
 /// The shapes every kernel is checked on: one element, one row, one column, one ragged tile
 /// each way, a tile multiple, ragged tiles on both edges (one of them a multiple of 4), and
@@ -41,40 +32,12 @@ inline std::vector<Shape> correctness_shapes() {
   return s;
 }
 
-/// out[c][r] = in[r][c]: the reference every transpose is held to.
-inline std::vector<std::uint32_t> cpu_transpose(const std::vector<std::uint32_t>& in, Shape s) {
-  std::vector<std::uint32_t> out(in.size());
-  for (int r = 0; r < s.rows; ++r) {
-    for (int c = 0; c < s.cols; ++c) {
-      out[matrix_index(c, r, s.rows)] = in[matrix_index(r, c, s.cols)];
-    }
-  }
-  return out;
-}
+using kit::testing::cpu_transpose;
 
-/// Bit-for-bit equality with the expected matrix (`out_cols` values per row); the message
-/// names the first difference, its tile, and how many differ.
+/// Bit-for-bit equality with the expected matrix (`out_cols` values per row).
 inline ::testing::AssertionResult same_bits(const std::vector<std::uint32_t>& got,
                                             const std::vector<std::uint32_t>& want, int out_cols) {
-  std::size_t wrong = 0, first = 0;
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    if (got[i] != want[i]) {
-      if (wrong++ == 0) {
-        first = i;
-      }
-    }
-  }
-  if (wrong == 0) {
-    return ::testing::AssertionSuccess();
-  }
-  const std::size_t r = first / static_cast<std::size_t>(out_cols);
-  const std::size_t c = first % static_cast<std::size_t>(out_cols);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "0x%08x, expected 0x%08x", got[first], want[first]);
-  return ::testing::AssertionFailure()
-         << wrong << " of " << want.size() << " output elements differ; the first is (" << r << ", "
-         << c << ") in output tile (" << r / kTileDim << ", " << c / kTileDim << "): " << buf
-         << (got[first] == 0xffffffffu ? " (never written: still the poison)" : "");
+  return kit::testing::same_bits(got, want, out_cols, kTileDim);
 }
 
 /// The device array as the kernels' floats (a transpose moves bits, so random 32-bit

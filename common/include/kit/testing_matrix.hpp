@@ -1,0 +1,71 @@
+/// @file testing_matrix.hpp
+/// @brief Matrices for tests of kernels that move bits (transposes, copies): shapes, the CPU
+/// transpose, and a bit-for-bit comparison that names the first wrong element and its tile.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace kit::testing {
+
+/// A matrix shape, row-major.
+struct Shape {
+  int rows; ///< Rows.
+  int cols; ///< Columns.
+  /// Elements.
+  std::size_t size() const {
+    return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+  }
+  /// "rows x cols", for messages.
+  std::string name() const { return std::to_string(rows) + " x " + std::to_string(cols); }
+};
+
+/// out[c][r] = in[r][c] for a row-major `s.rows x s.cols` input of bit patterns.
+template <class Bits>
+std::vector<Bits> cpu_transpose(const std::vector<Bits>& in, Shape s) {
+  std::vector<Bits> out(in.size());
+  for (std::size_t r = 0; r < static_cast<std::size_t>(s.rows); ++r) {
+    for (std::size_t c = 0; c < static_cast<std::size_t>(s.cols); ++c) {
+      out[c * static_cast<std::size_t>(s.rows) + r] = in[r * static_cast<std::size_t>(s.cols) + c];
+    }
+  }
+  return out;
+}
+
+/// Bit-for-bit equality with the expected matrix (`out_cols` values per row). The message
+/// names how many elements differ, the first one, its `tile` x `tile` tile, and whether it was
+/// never written (all bits set: the poison tests fill outputs with first).
+template <class Bits>
+::testing::AssertionResult same_bits(const std::vector<Bits>& got, const std::vector<Bits>& want,
+                                     int out_cols, int tile) {
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (i >= got.size() || got[i] != want[i]) {
+      if (wrong++ == 0) {
+        first = i;
+      }
+    }
+  }
+  if (wrong == 0) {
+    return ::testing::AssertionSuccess();
+  }
+  const std::size_t r = first / static_cast<std::size_t>(out_cols);
+  const std::size_t c = first % static_cast<std::size_t>(out_cols);
+  const Bits value = first < got.size() ? got[first] : Bits{};
+  std::ostringstream hex;
+  hex << std::hex << std::setfill('0') << "0x" << std::setw(2 * sizeof(Bits))
+      << static_cast<std::uint64_t>(value) << ", expected 0x" << std::setw(2 * sizeof(Bits))
+      << static_cast<std::uint64_t>(want[first]);
+  return ::testing::AssertionFailure()
+         << wrong << " of " << want.size() << " output elements differ; the first is (" << r << ", "
+         << c << ") in output tile (" << r / tile << ", " << c / tile << "): " << hex.str()
+         << (value == static_cast<Bits>(~Bits{}) ? " (never written: still the poison)" : "");
+}
+
+} // namespace kit::testing
