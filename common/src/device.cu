@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
+#include <ctime>
 #include <sstream>
 
 namespace kit {
@@ -79,6 +80,21 @@ std::optional<std::string> env(const char* name) {
 bool small_mode() {
   const auto v = env("KIT_SMALL");
   return v && *v != "0";
+}
+
+std::string device_description() {
+  const GpuStatus& g = gpu_status();
+  if (!g.usable) {
+    return "none (model only): " + g.reason;
+  }
+  return g.name + " (" + g.arch() + ", " + std::to_string(g.sm_count) + " SMs)";
+}
+
+std::string utc_date() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+  return buf;
 }
 
 bool wide_rules_verified() {

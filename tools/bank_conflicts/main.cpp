@@ -10,7 +10,6 @@
 // says why. Bad arguments: a one-line error and exit status 2; a failure while measuring: 1.
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -193,21 +192,6 @@ struct Row {
   double model_slowdown = 0;
 };
 
-std::string device_line() {
-  const kit::GpuStatus& g = kit::gpu_status();
-  if (!g.usable) {
-    return "none (model only): " + g.reason;
-  }
-  return g.name + " (" + g.arch() + ", " + std::to_string(g.sm_count) + " SMs)";
-}
-
-std::string today() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
-  return buf;
-}
-
 std::string fixed(std::optional<double> v, int digits) {
   if (!v) {
     return "";
@@ -221,8 +205,8 @@ void print(std::ostream& out, const Options& o, const std::vector<Row>& rows,
            const std::vector<std::string>& notes) {
   const char* op = o.op == kit::SharedOp::store ? "store" : "load";
   if (o.format == Options::Format::csv) {
-    out << "# device: " << device_line() << "\n# date: " << today() << "\n# command: " << o.command
-        << "\n# access: " << op << "\n";
+    out << "# device: " << kit::device_description() << "\n# date: " << kit::utc_date()
+        << "\n# command: " << o.command << "\n# access: " << op << "\n";
     for (const auto& n : notes) {
       out << "# note: " << n << "\n";
     }
@@ -244,9 +228,9 @@ void print(std::ostream& out, const Options& o, const std::vector<Row>& rows,
       return e;
     };
     auto num = [](std::optional<double> v, int d) { return v ? fixed(v, d) : std::string("null"); };
-    out << "{\"device\": \"" << esc(device_line()) << "\", \"date\": \"" << today()
-        << "\", \"command\": \"" << esc(o.command) << "\", \"type\": \"" << o.type
-        << "\", \"access\": \"" << op << "\", \"notes\": [";
+    out << "{\"device\": \"" << esc(kit::device_description()) << "\", \"date\": \""
+        << kit::utc_date() << "\", \"command\": \"" << esc(o.command) << "\", \"type\": \""
+        << o.type << "\", \"access\": \"" << op << "\", \"notes\": [";
     for (std::size_t i = 0; i < notes.size(); ++i) {
       out << (i ? ", " : "") << "\"" << esc(notes[i]) << "\"";
     }
@@ -262,7 +246,7 @@ void print(std::ostream& out, const Options& o, const std::vector<Row>& rows,
     out << "]}\n";
     return;
   }
-  out << o.type << " " << op << "s, device: " << device_line() << "\n";
+  out << o.type << " " << op << "s, device: " << kit::device_description() << "\n";
   out << "  stride   model wavefronts   counter wavefronts   slowdown   model slowdown\n";
   for (const Row& r : rows) {
     char line[160];

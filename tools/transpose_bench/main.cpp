@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -186,18 +185,6 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-std::string device_line() {
-  const kit::GpuStatus& g = kit::gpu_status();
-  return g.name + " (" + g.arch() + ", " + std::to_string(g.sm_count) + " SMs)";
-}
-
-std::string today() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
-  return buf;
-}
-
 /// out[c][r] = in[r][c], in blocks so that neither side strides through the whole matrix.
 std::vector<std::uint32_t> cpu_transpose(const std::vector<std::uint32_t>& in, int rows, int cols) {
   constexpr int kBlock = 64;
@@ -259,8 +246,8 @@ void print(std::ostream& out, const Options& o, const std::vector<Row>& rows,
   const std::size_t mib =
       static_cast<std::size_t>(o.rows) * static_cast<std::size_t>(o.cols) * sizeof(float) >> 20;
   if (o.csv) {
-    out << "# device: " << device_line() << "\n# date: " << today() << "\n# command: " << o.command
-        << "\n";
+    out << "# device: " << kit::device_description() << "\n# date: " << kit::utc_date()
+        << "\n# command: " << o.command << "\n";
     for (const std::string& n : notes) {
       out << "# note: " << n << "\n";
     }
@@ -271,7 +258,7 @@ void print(std::ostream& out, const Options& o, const std::vector<Row>& rows,
     }
     return;
   }
-  out << device_line() << ", " << o.rows << " x " << o.cols << " fp32 (" << mib
+  out << kit::device_description() << ", " << o.rows << " x " << o.cols << " fp32 (" << mib
       << " MiB each way)\n";
   for (const std::string& n : notes) {
     out << "note: " << n << "\n";

@@ -42,6 +42,13 @@ inline constexpr int kWideRulesVerifiedArchs[] = {90};
 /// True when the 8- and 16-byte rules were verified on this GPU's architecture.
 bool wide_rules_verified();
 
+/// The GPU as measurement headers name it ("NVIDIA H200 (sm_90, 132 SMs)"), or
+/// "none (model only): <reason>" without a usable one.
+std::string device_description();
+
+/// Today's date (UTC) as YYYY-MM-DD, for measurement headers.
+std::string utc_date();
+
 /// True when the environment asks for a small, quick run (KIT_SMALL=1): the sanitizer run
 /// sets it. Correctness tests shrink their sizes; counter and timing tests skip.
 bool small_mode();
