@@ -52,21 +52,28 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
   const int query = static_cast<int>(threadIdx.x) / kit::kWarpSize;
   const long row0 = static_cast<long>(blockIdx.x) * kBlockRows;
   float score[kRowsPerLane] = {};
-  for (int col0 = 0; col0 < n_cols; col0 += kTileDim) {
+  // The tile's values travel through registers: the next tile's global loads are issued
+  // before the current tile is read, so their latency hides behind the shared-memory work.
+  float staged[kTileRowsPerWarp];
+  float feature = 0.0f;
+  auto fetch = [&](int col0) {
     const int col = col0 + lane;
-    float staged[kTileRowsPerWarp];
 #pragma unroll
     for (int i = 0; i < kTileRowsPerWarp; ++i) {
       const long row = row0 + staged_row(query, i);
       staged[i] = row < n_rows && col < n_cols ? rows[row * n_cols + col] : 0.0f;
     }
-    const float feature = col < n_cols ? queries[static_cast<long>(query) * n_cols + col] : 0.0f;
+    feature = col < n_cols ? queries[static_cast<long>(query) * n_cols + col] : 0.0f;
+  };
+  fetch(0);
+  for (int col0 = 0; col0 < n_cols; col0 += kTileDim) {
 #pragma unroll
     for (int i = 0; i < kTileRowsPerWarp; ++i) {
       kit::st_shared(smem + twin_tile_index(staged_row(query, i), lane), staged[i]); // a row
     }
     kit::st_shared(smem + query_index(query, lane), feature);
     __syncthreads();
+    fetch(col0 + kTileDim); // the next tile (zeros past the last column)
 #pragma unroll
     for (int c = 0; c < kTileDim; ++c) {
       const float f = kit::ld_shared(smem + query_index(query, c)); // one word for the warp

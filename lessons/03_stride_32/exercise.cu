@@ -17,23 +17,30 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
   const int query = static_cast<int>(threadIdx.x) / kit::kWarpSize;
   const long row0 = static_cast<long>(blockIdx.x) * kBlockRows;
   float score[kRowsPerLane] = {};
-  for (int col0 = 0; col0 < n_cols; col0 += kTileDim) {
+  // This warp's rows of a tile and its query's features of those columns (zeros outside the
+  // matrix) travel through registers: the next tile's global loads are issued before the
+  // current tile is read, so their latency hides behind the shared-memory work.
+  float staged[kTileRowsPerWarp];
+  float feature = 0.0f;
+  auto fetch = [&](int col0) {
     const int col = col0 + lane;
-    // Fetch this warp's rows of the tile and its query's features of these columns (zeros
-    // outside the matrix), then stage them: each store writes one tile row, 32 columns.
-    float staged[kTileRowsPerWarp];
 #pragma unroll
     for (int i = 0; i < kTileRowsPerWarp; ++i) {
       const long row = row0 + staged_row(query, i);
       staged[i] = row < n_rows && col < n_cols ? rows[row * n_cols + col] : 0.0f;
     }
-    const float feature = col < n_cols ? queries[static_cast<long>(query) * n_cols + col] : 0.0f;
+    feature = col < n_cols ? queries[static_cast<long>(query) * n_cols + col] : 0.0f;
+  };
+  fetch(0);
+  for (int col0 = 0; col0 < n_cols; col0 += kTileDim) {
+    // Stage the tile: each store writes one tile row, 32 columns.
 #pragma unroll
     for (int i = 0; i < kTileRowsPerWarp; ++i) {
       kit::st_shared(smem + tile_index(staged_row(query, i), lane), staged[i]);
     }
     kit::st_shared(smem + query_index(query, lane), feature);
     __syncthreads();
+    fetch(col0 + kTileDim); // the next tile (zeros past the last column)
     // Lane l scores rows l and l + 32: at step c the warp loads the query's feature c (a
     // broadcast), then reads column c of the tile, rows 0-31 and rows 32-63.
 #pragma unroll
