@@ -34,7 +34,8 @@ TEST(PatternKernel, RunsEveryWidthLoadsAndStores) {
 
 // Several lanes of one instruction store to one word: exactly one of them wins, and which one
 // is not defined. Lesson 04 shows its cost (one wavefront). It is a data race on purpose, so
-// the sanitizer run excludes this test from racecheck by name (tools/reliability/run_sanitizers.py).
+// the sanitizer run excludes this test from racecheck by name
+// (tools/reliability/run_sanitizers.py).
 TEST(PatternKernel, BroadcastStoresRaceOnPurpose) {
   KIT_REQUIRE_GPU();
   for (int width : {1, 2, 4, 8, 16}) {
