@@ -114,17 +114,16 @@ std::size_t round_up(std::size_t v, std::size_t m) {
 } // namespace
 
 Pattern strided_pattern(int elem_bytes, unsigned stride, SharedOp op, unsigned mask) {
-  Pattern p;
-  std::ostringstream name;
   const char* type = elem_bytes == 1   ? "u8"
                      : elem_bytes == 2 ? "half"
                      : elem_bytes == 4 ? "float"
                      : elem_bytes == 8 ? "double"
                                        : "float4";
+  std::ostringstream name;
   name << type << " stride " << stride << (op == SharedOp::store ? " (store)" : "");
-  p.name = name.str();
-  p.access = strided_access(elem_bytes, stride, 0, mask);
-  p.op = op;
+  Pattern p = indexed_pattern(
+      name.str(), elem_bytes, [stride](unsigned lane) { return lane * stride; }, op);
+  p.access.mask = mask;
   return p;
 }
 

@@ -6,39 +6,27 @@
 #include "kit/shared_access.cuh"
 
 namespace lesson03 {
-namespace {
-
-template <class IndexFn>
-kit::Pattern float_pattern(std::string name, IndexFn index) {
-  kit::Pattern p;
-  p.name = std::move(name);
-  p.access.width = sizeof(float);
-  for (unsigned lane = 0; lane < kit::kWarpSize; ++lane) {
-    p.access.address[lane] = index(lane) * sizeof(float); // float index -> byte offset
-  }
-  return p;
-}
-
-} // namespace
 
 kit::Pattern row_read_demo() {
-  return float_pattern("float tile[32][32], row 0",
-                       [](unsigned lane) { return tile_offset(0, lane, kPlainPitch); });
+  return kit::indexed_pattern("float tile[32][32], row 0", sizeof(float),
+                              [](unsigned lane) { return tile_offset(0, lane, kPlainPitch); });
 }
 
 kit::Pattern column_read_demo(unsigned col) {
-  return float_pattern("float tile[32][32], column " + std::to_string(col),
-                       [col](unsigned lane) { return tile_offset(lane, col, kPlainPitch); });
+  return kit::indexed_pattern("float tile[32][32], column " + std::to_string(col), sizeof(float),
+                              [col](unsigned lane) { return tile_offset(lane, col, kPlainPitch); });
 }
 
 kit::Pattern padded_column_read_demo(unsigned col) {
-  return float_pattern("float tile[32][33], column " + std::to_string(col),
-                       [col](unsigned lane) { return tile_offset(lane, col, kPaddedPitch); });
+  return kit::indexed_pattern(
+      "float tile[32][33], column " + std::to_string(col), sizeof(float),
+      [col](unsigned lane) { return tile_offset(lane, col, kPaddedPitch); });
 }
 
 kit::Pattern padded_row_read_demo(unsigned row) {
-  return float_pattern("float tile[32][33], row " + std::to_string(row),
-                       [row](unsigned lane) { return tile_offset(row, lane, kPaddedPitch); });
+  return kit::indexed_pattern(
+      "float tile[32][33], row " + std::to_string(row), sizeof(float),
+      [row](unsigned lane) { return tile_offset(row, lane, kPaddedPitch); });
 }
 
 namespace {

@@ -6,43 +6,31 @@
 #include "kit/shared_access.cuh"
 
 namespace lesson04 {
-namespace {
-
-template <class IndexFn>
-kit::Pattern float_pattern(std::string name, IndexFn index,
-                           kit::SharedOp op = kit::SharedOp::load) {
-  kit::Pattern p;
-  p.name = std::move(name);
-  p.op = op;
-  p.access.width = sizeof(float);
-  for (unsigned lane = 0; lane < kit::kWarpSize; ++lane) {
-    p.access.address[lane] = index(lane) * sizeof(float); // float index -> byte offset
-  }
-  return p;
-}
-
-} // namespace
 
 kit::Pattern stride_one_demo() {
-  return float_pattern("float stride 1", stride_one_index);
+  return kit::indexed_pattern("float stride 1", sizeof(float), stride_one_index);
 }
 kit::Pattern one_word_demo() {
-  return float_pattern("float, all lanes word 0", one_word_index);
+  return kit::indexed_pattern("float, all lanes word 0", sizeof(float), one_word_index);
 }
 kit::Pattern lane_pairs_demo() {
-  return float_pattern("float, lane pairs share a word", lane_pairs_index);
+  return kit::indexed_pattern("float, lane pairs share a word", sizeof(float), lane_pairs_index);
 }
 kit::Pattern two_words_two_banks_demo() {
-  return float_pattern("float, lanes alternate words 0 and 1", two_words_two_banks_index);
+  return kit::indexed_pattern("float, lanes alternate words 0 and 1", sizeof(float),
+                              two_words_two_banks_index);
 }
 kit::Pattern two_words_one_bank_demo() {
-  return float_pattern("float, lanes alternate words 0 and 32", two_words_one_bank_index);
+  return kit::indexed_pattern("float, lanes alternate words 0 and 32", sizeof(float),
+                              two_words_one_bank_index);
 }
 kit::Pattern one_word_store_demo() {
-  return float_pattern("float store, all lanes word 0", one_word_index, kit::SharedOp::store);
+  return kit::indexed_pattern("float store, all lanes word 0", sizeof(float), one_word_index,
+                              kit::SharedOp::store);
 }
 kit::Pattern stride_one_store_demo() {
-  return float_pattern("float store, stride 1", stride_one_index, kit::SharedOp::store);
+  return kit::indexed_pattern("float store, stride 1", sizeof(float), stride_one_index,
+                              kit::SharedOp::store);
 }
 
 namespace {

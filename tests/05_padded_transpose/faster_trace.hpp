@@ -74,7 +74,7 @@ kit::Trace faster_padded_trace(int rows, int cols) {
       }
     }
   });
-  return compact(t);
+  return t.compacted();
 }
 
 /// The float4 kernels (faster.cu's vec4_kernel) with `Threads` threads a block: full tiles
@@ -126,7 +126,7 @@ kit::Trace faster_vec4_trace(int rows, int cols) {
       }
     }
   });
-  return compact(t);
+  return t.compacted();
 }
 
 /// The float2 kernel on the swizzled 64 x 64 tile: warp w stores tile rows w, w + 8, ... as
@@ -161,7 +161,7 @@ inline kit::Trace faster_swizzled_vec2_trace(int rows, int cols) {
       }
     }
   });
-  return compact(t);
+  return t.compacted();
 }
 
 /// The trace of the variant of faster.hpp called `name` on a rows x cols matrix (16-byte

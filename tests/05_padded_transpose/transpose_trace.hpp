@@ -67,31 +67,6 @@ void add_tile(kit::Trace& t, int tile_rows, int tile_cols, std::uint64_t tiles) 
   }
 }
 
-/// Merges entries of the same kind (op, width, active lanes, cost, label) into one with the
-/// summed repeats: the expected counts are unchanged and the trace reads in a few lines.
-inline kit::Trace compact(const kit::Trace& in) {
-  using Key = std::tuple<int, int, std::uint32_t, int, std::string>;
-  std::map<Key, std::size_t> index;
-  std::vector<kit::TraceEntry> merged;
-  for (const kit::TraceEntry& e : in.entries()) {
-    const kit::BankReport r = kit::analyze(e.access, e.op);
-    const Key key{static_cast<int>(e.op), e.access.width, e.access.mask,
-                  r.ok() ? r.wavefronts : -1 - static_cast<int>(r.error), e.what};
-    const auto it = index.find(key);
-    if (it == index.end() || !r.ok()) {
-      index.emplace(key, merged.size());
-      merged.push_back(e);
-    } else {
-      merged[it->second].repeat += e.repeat;
-    }
-  }
-  kit::Trace out;
-  for (const kit::TraceEntry& e : merged) {
-    out.add(e.op, e.access, e.repeat, e.what);
-  }
-  return out;
-}
-
 /// Every shared-memory instruction of the tile kernel with row pitch `Pitch` on a
 /// rows x cols matrix: tiles are grouped by their extents (at most four kinds).
 template <int Pitch>
@@ -106,7 +81,7 @@ kit::Trace tile_transpose_trace(int rows, int cols) {
   for (const auto& [extents, count] : kinds) {
     add_tile<Pitch>(t, extents.first, extents.second, count);
   }
-  return compact(t);
+  return t.compacted();
 }
 
 /// The trace of the kernel transpose_tiled runs.

@@ -99,31 +99,6 @@ inline void add_pair_tile(kit::Trace& t, std::uint64_t tiles) {
   }
 }
 
-/// Merges entries of the same kind (op, width, active lanes, cost, label) into one with the
-/// summed repeats: the expected counts are unchanged and the trace reads in a few lines.
-inline kit::Trace compact(const kit::Trace& in) {
-  using Key = std::tuple<int, int, std::uint32_t, int, std::string>;
-  std::map<Key, std::size_t> index;
-  std::vector<kit::TraceEntry> merged;
-  for (const kit::TraceEntry& e : in.entries()) {
-    const kit::BankReport r = kit::analyze(e.access, e.op);
-    const Key key{static_cast<int>(e.op), e.access.width, e.access.mask,
-                  r.ok() ? r.wavefronts : -1 - static_cast<int>(r.error), e.what};
-    const auto it = index.find(key);
-    if (it == index.end() || !r.ok()) {
-      index.emplace(key, merged.size());
-      merged.push_back(e);
-    } else {
-      merged[it->second].repeat += e.repeat;
-    }
-  }
-  kit::Trace out;
-  for (const kit::TraceEntry& e : merged) {
-    out.add(e.op, e.access, e.repeat, e.what);
-  }
-  return out;
-}
-
 /// Tiles of a rows x cols matrix, counted by their extents.
 inline std::map<std::pair<int, int>, std::uint64_t> tile_kinds(int rows, int cols) {
   std::map<std::pair<int, int>, std::uint64_t> kinds;
@@ -141,7 +116,7 @@ inline kit::Trace half_trace(int rows, int cols) {
   for (const auto& [extents, count] : tile_kinds(rows, cols)) {
     add_half_tile(t, extents.first, extents.second, count);
   }
-  return compact(t);
+  return t.compacted();
 }
 
 /// Every shared-memory instruction of transpose_half2 on a rows x cols matrix.
@@ -154,7 +129,7 @@ inline kit::Trace half2_trace(int rows, int cols) {
       add_half_tile(t, extents.first, extents.second, count);
     }
   }
-  return compact(t);
+  return t.compacted();
 }
 
 /// The instructions of one full tile moved in pairs.

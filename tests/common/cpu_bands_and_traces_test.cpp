@@ -81,6 +81,18 @@ TEST(Trace, LaneFunctionsMaskInactiveLanes) {
   EXPECT_EQ(t.entries().size(), 1u);
 }
 
+TEST(Trace, CompactingMergesLikeEntriesAndKeepsTheCounts) {
+  kit::Trace t;
+  for (int block = 0; block < 5; ++block) {
+    t.add(kit::SharedOp::load, kit::strided_access(4, 32), 2, "column");
+    t.add(kit::SharedOp::store, kit::strided_access(4, 1), 1, "row");
+  }
+  t.add(kit::SharedOp::load, kit::strided_access(4, 32, 0, 0xffu), 1, "column"); // other mask
+  const kit::Trace c = t.compacted();
+  EXPECT_EQ(c.entries().size(), 3u);
+  EXPECT_EQ(c.expected(), t.expected());
+}
+
 TEST(Trace, InvalidInstructionsAreReported) {
   kit::Trace t;
   kit::WarpAccess a = kit::strided_access(8, 1);

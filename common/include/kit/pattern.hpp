@@ -12,7 +12,9 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <utility>
 
 #include "kit/bank_model.hpp"
 #include "kit/buffer.hpp"
@@ -33,6 +35,22 @@ struct Pattern {
   WarpAccess access;            ///< Lane offsets (bytes), active lanes and width.
   SharedOp op = SharedOp::load; ///< Load or store.
 };
+
+/// Lane l reads (or writes) element `index(l)` of an array of `elem_bytes`-byte elements:
+/// a pattern straight from a lesson's index function.
+template <class IndexFn>
+Pattern indexed_pattern(std::string name, int elem_bytes, IndexFn index,
+                        SharedOp op = SharedOp::load) {
+  Pattern p;
+  p.name = std::move(name);
+  p.op = op;
+  p.access.width = elem_bytes;
+  for (unsigned lane = 0; lane < static_cast<unsigned>(kWarpSize); ++lane) {
+    p.access.address[lane] = static_cast<std::uint32_t>(index(lane)) *
+                             static_cast<std::uint32_t>(elem_bytes); // index -> byte offset
+  }
+  return p;
+}
 
 /// Lane l reads (or writes) element l * stride of an array of `elem_bytes`-byte elements.
 Pattern strided_pattern(int elem_bytes, unsigned stride, SharedOp op = SharedOp::load,

@@ -9,10 +9,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -96,6 +98,31 @@ public:
   /// Appends every entry of another trace.
   void append(const Trace& other) {
     entries_.insert(entries_.end(), other.entries_.begin(), other.entries_.end());
+  }
+
+  /// The same trace with entries of one kind (op, width, active lanes, cost, label) merged
+  /// into one with the summed repeats: the expected counts are unchanged, and a trace built
+  /// tile by tile reads in a few lines. Invalid entries stay as they are (expected() reports
+  /// them).
+  Trace compacted() const {
+    using Key = std::tuple<int, int, std::uint32_t, int, std::string>;
+    std::map<Key, std::size_t> index;
+    Trace out;
+    for (const TraceEntry& e : entries_) {
+      const BankReport r = analyze(e.access, e.op);
+      if (!r.ok()) {
+        out.entries_.push_back(e);
+        continue;
+      }
+      const Key key{static_cast<int>(e.op), e.access.width, e.access.mask, r.wavefronts, e.what};
+      const auto [it, fresh] = index.emplace(key, out.entries_.size());
+      if (fresh) {
+        out.entries_.push_back(e);
+      } else {
+        out.entries_[it->second].repeat += e.repeat;
+      }
+    }
+    return out;
   }
 
   /// The instructions, in the order added.
