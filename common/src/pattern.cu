@@ -1,4 +1,4 @@
-#include "kit/pattern.hpp"
+#include "kit/pattern_bench.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -112,20 +112,6 @@ std::size_t round_up(std::size_t v, std::size_t m) {
 }
 
 } // namespace
-
-Pattern strided_pattern(int elem_bytes, unsigned stride, SharedOp op, unsigned mask) {
-  const char* type = elem_bytes == 1   ? "u8"
-                     : elem_bytes == 2 ? "half"
-                     : elem_bytes == 4 ? "float"
-                     : elem_bytes == 8 ? "double"
-                                       : "float4";
-  std::ostringstream name;
-  name << type << " stride " << stride << (op == SharedOp::store ? " (store)" : "");
-  Pattern p = indexed_pattern(
-      name.str(), elem_bytes, [stride](unsigned lane) { return lane * stride; }, op);
-  p.access.mask = mask;
-  return p;
-}
 
 PatternBench::PatternBench(Pattern p, int block_threads)
     : pattern_(std::move(p)), block_threads_(block_threads) {
@@ -257,12 +243,6 @@ PatternPair saturating_pair(PatternBench& a, PatternBench& b, double target_ms) 
   p.a = a.launch(p.blocks, p.rounds);
   p.b = b.launch(p.blocks, p.rounds);
   return p;
-}
-
-double model_ratio(const Pattern& a, const Pattern& b) {
-  const int wa = wavefronts(a.access, a.op);
-  const int wb = wavefronts(b.access, b.op);
-  return wb > 0 ? static_cast<double>(wa) / wb : 0.0;
 }
 
 } // namespace kit

@@ -4,7 +4,7 @@
 
 #include <demo.hpp>
 
-#include "kit/pattern.hpp"
+#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {

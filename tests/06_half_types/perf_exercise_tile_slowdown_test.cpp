@@ -8,7 +8,7 @@
 
 #include "half_trace.hpp"
 #include "kit/bank_model.hpp"
-#include "kit/pattern.hpp"
+#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {

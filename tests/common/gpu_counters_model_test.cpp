@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "hardware_examples.hpp"
-#include "kit/pattern.hpp"
+#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {

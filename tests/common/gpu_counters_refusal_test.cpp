@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "kit/counters.hpp"
-#include "kit/pattern.hpp"
+#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "kit/cuda_check.hpp"
-#include "kit/pattern.hpp"
+#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {

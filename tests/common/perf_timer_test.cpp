@@ -2,7 +2,7 @@
 // launch down by the model's ratio (within the band), and it refuses unequal comparisons.
 #include <gtest/gtest.h>
 
-#include "kit/pattern.hpp"
+#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {

@@ -21,7 +21,7 @@
 #include "kit/bank_model.hpp"
 #include "kit/counters.hpp"
 #include "kit/device.hpp"
-#include "kit/pattern.hpp"
+#include "kit/pattern_bench.hpp"
 #include "kit/timer.hpp"
 
 namespace {

@@ -38,4 +38,26 @@ KIT_HD constexpr std::uint32_t word_of(std::uint32_t byte_address) {
   return byte_address / kBankBytes;
 }
 
+/// Resident threads an SM holds on the architecture being compiled: 1024 on sm_75, 1536 on
+/// sm_86, sm_89 and sm_12x, 2048 on the others the course builds for (sm_80, sm_87, sm_90,
+/// sm_100). Host code sees 2048. Use it in `__launch_bounds__` (min_blocks_per_sm), so one
+/// source asks each architecture only for what it can hold.
+KIT_HD constexpr int max_threads_per_sm() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+  return 1024;
+#elif defined(__CUDA_ARCH__) &&                                                                    \
+    (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+  return 1536;
+#else
+  return 2048;
+#endif
+}
+
+/// The second argument of `__launch_bounds__(block_threads, ...)`: `wanted` resident blocks
+/// per SM, or as many as the architecture being compiled can hold, if fewer.
+KIT_HD constexpr int min_blocks_per_sm(int block_threads, int wanted) {
+  return wanted * block_threads <= max_threads_per_sm() ? wanted
+                                                        : max_threads_per_sm() / block_threads;
+}
+
 } // namespace kit

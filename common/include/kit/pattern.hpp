@@ -1,33 +1,20 @@
 /// @file pattern.hpp
-/// @brief A microbenchmark for any shared-memory access pattern: every warp of every block
-/// issues the same warp instruction (lane offsets, width, active lanes) over and over.
+/// @brief A pattern: one warp instruction (lane offsets, width, active lanes, load or store),
+/// the unit of the demos, the model-against-counters suite and `bank-conflicts`.
 ///
-/// One kernel serves the counter tests (model against hardware), the lessons' demos and the
-/// `bank-conflicts` command. The accesses are volatile PTX loads and stores: the compiler
-/// can neither drop, merge nor hoist them, so the counters see exactly
-/// blocks x warps x rounds x kPatternUnroll requests, and the timer sees the shared-memory
-/// pipe, not the arithmetic around it.
+/// Host code only: CPU tests build and judge patterns with the bank model alone.
+/// kit/pattern_bench.hpp runs a pattern on the GPU, issued by every warp of a full launch.
 #pragma once
 
-#include <cuda_runtime_api.h>
-
-#include <cstddef>
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <utility>
 
 #include "kit/bank_model.hpp"
-#include "kit/buffer.hpp"
-#include "kit/timer.hpp"
-#include "kit/trace.hpp"
+#include "kit/layout.hpp"
 
 namespace kit {
-
-/// Accesses each thread makes per round (the kernel's unrolled inner loop).
-inline constexpr int kPatternUnroll = 8;
-/// Threads per block of the pattern kernel unless asked otherwise: 8 warps, so 8 blocks
-/// reach 64 warps per SM.
-inline constexpr int kPatternBlockThreads = 256;
 
 /// One warp instruction, issued by every warp.
 struct Pattern {
@@ -53,65 +40,39 @@ Pattern indexed_pattern(std::string name, int elem_bytes, IndexFn index,
 }
 
 /// Lane l reads (or writes) element l * stride of an array of `elem_bytes`-byte elements.
-Pattern strided_pattern(int elem_bytes, unsigned stride, SharedOp op = SharedOp::load,
-                        unsigned mask = kFullMask);
+inline Pattern strided_pattern(int elem_bytes, unsigned stride, SharedOp op = SharedOp::load,
+                               unsigned mask = kFullMask) {
+  const char* type = elem_bytes == 1   ? "u8"
+                     : elem_bytes == 2 ? "half"
+                     : elem_bytes == 4 ? "float"
+                     : elem_bytes == 8 ? "double"
+                                       : "float4";
+  std::ostringstream name;
+  name << type << " stride " << stride << (op == SharedOp::store ? " (store)" : "");
+  Pattern p = indexed_pattern(
+      name.str(), elem_bytes, [stride](unsigned lane) { return lane * stride; }, op);
+  p.access.mask = mask;
+  return p;
+}
 
-/// The pattern kernel for one Pattern, with its launch, trace and timing helpers.
-///
-/// Loads: every warp reads the same offsets (reads cannot race); shared memory is filled
-/// first with 16-byte stores, which the trace includes. Stores: each warp writes its own
-/// copy of the region (a multiple of 128 bytes apart, so banks are unchanged), so warps
-/// never write the same word.
-class PatternBench {
-public:
-  /// Validates the pattern (width, alignment) and sizes its shared memory. Throws
-  /// std::invalid_argument for an invalid pattern or one that needs more shared memory than
-  /// a block may have.
-  explicit PatternBench(Pattern p, int block_threads = kPatternBlockThreads);
-
-  /// The pattern.
-  const Pattern& pattern() const { return pattern_; }
-  /// Threads per block.
-  int block_threads() const { return block_threads_; }
-  /// Dynamic shared memory per block, bytes.
-  std::size_t smem_bytes() const { return smem_bytes_; }
-  /// Raises the shared memory per block (to match another bench in a timing).
-  void reserve_smem(std::size_t bytes);
-  /// The kernel function (for occupancy).
-  const void* kernel() const;
-
-  /// Launches `blocks` blocks doing `rounds` rounds of kPatternUnroll accesses per thread.
-  void run(int blocks, int rounds, cudaStream_t stream = nullptr) const;
-  /// The launch as the timer wants it.
-  Launch launch(int blocks, int rounds) const;
-  /// Every shared-memory instruction run(blocks, rounds) issues (fill stores included).
-  Trace trace(int blocks, int rounds) const;
-  /// Requests of the pattern instruction alone in run(blocks, rounds).
-  std::uint64_t pattern_requests(int blocks, int rounds) const;
-
-private:
-  Pattern pattern_;
-  int block_threads_;
-  std::size_t region_bytes_ = 0; // per-warp stride of the store regions (0 for loads)
-  std::size_t smem_bytes_ = 0;
-  DeviceBuffer<unsigned> sink_;
-};
-
-/// Two pattern launches ready for the timer: same block, same shared memory, a saturating
-/// grid, and enough rounds that B runs for about `target_ms`.
-struct PatternPair {
-  Launch a;       ///< The pattern under test.
-  Launch b;       ///< The baseline.
-  int blocks = 0; ///< Blocks per launch.
-  int rounds = 0; ///< Rounds per thread.
-};
-
-/// Prepares A and B for measure_slowdown / judge_slowdown (raises both to the same shared
-/// memory, sizes the grid and calibrates the rounds on B).
-PatternPair saturating_pair(PatternBench& a, PatternBench& b, double target_ms = 0.5);
+/// Lane l reads (or writes) the element of `layout` at `coord_of(l)` (see kit::warp_access):
+/// a pattern straight from a lesson's layout.
+template <class Layout, class CoordFn>
+Pattern layout_pattern(std::string name, const Layout& layout, CoordFn&& coord_of,
+                       SharedOp op = SharedOp::load) {
+  Pattern p;
+  p.name = std::move(name);
+  p.op = op;
+  p.access = warp_access(layout, coord_of);
+  return p;
+}
 
 /// Wavefronts of A's instruction over B's: the slowdown the model predicts when the
 /// shared-memory pipe is the bottleneck.
-double model_ratio(const Pattern& a, const Pattern& b);
+inline double model_ratio(const Pattern& a, const Pattern& b) {
+  const int wa = wavefronts(a.access, a.op);
+  const int wb = wavefronts(b.access, b.op);
+  return wb > 0 ? static_cast<double>(wa) / wb : 0.0;
+}
 
 } // namespace kit

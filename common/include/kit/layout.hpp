@@ -1,0 +1,172 @@
+/// @file layout.hpp
+/// @brief Layouts: where a tile's elements live in shared memory. A layout maps a logical
+/// coordinate (row, col) to an offset, counted in elements of its value type.
+///
+/// Every lesson names its shared-memory arrangement with a layout: the kernel indexes shared
+/// memory with it, the trace of the kernel (what the model expects the counters to read) is
+/// built from it with warp_access(), and the bank map draws it. One word for one concept:
+/// a layout gives an **offset**; offset times the element size is the byte address the bank
+/// model sees.
+///
+/// The kinds, each a small `constexpr` host/device function object:
+///   - Pitched<T, Rows, Cols, Pitch>: row-major rows `Pitch` elements apart. Pitch == Cols is
+///     the plain tile, Pitch > Cols a padded one.
+///   - Swizzle<B, M, S>: the XOR permutation of an offset's bits that CuTe (NVIDIA/cutlass,
+///     include/cute/swizzle.hpp) names the same way.
+///   - Swizzled<Layout, Swizzles...>: a layout whose offsets go through one swizzle after
+///     another.
+///
+/// Any type with `value_type`, `kRows`, `kCols` and `constexpr int operator()(int row, int col)`
+/// is a layout to the functions below: a lesson may write its own.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "kit/bank_model.hpp"
+#include "kit/config.hpp"
+
+namespace kit {
+
+/// A logical coordinate of a tile.
+struct Coord {
+  int row = 0; ///< Row of the tile.
+  int col = 0; ///< Column of the tile.
+};
+
+/// A lane's coordinate in one warp instruction, or nothing when the lane sits it out.
+using LaneCoord = std::optional<Coord>;
+
+/// Row-major tile of `Rows` x `Cols` elements of `T` whose rows start `Pitch` elements apart.
+///
+///     Pitch == Cols (plain)                  Pitch == Cols + 1 (padded by one element)
+///     row 0: offsets  0  1 ... 31            row 0: offsets  0  1 ... 31  [32]
+///     row 1: offsets 32 33 ... 63            row 1: offsets 33 34 ... 64  [65]
+///     column 0 (4-byte T): banks 0, 0, ...   column 0 (4-byte T): banks 0, 1, 2, ...
+template <class T, int Rows, int Cols, int Pitch = Cols>
+struct Pitched {
+  static_assert(Rows > 0 && Cols > 0, "a tile has at least one row and one column");
+  static_assert(Pitch >= Cols, "a row must hold its Cols elements");
+
+  using value_type = T;                ///< The element type: offsets count these.
+  static constexpr int kRows = Rows;   ///< Rows of the tile.
+  static constexpr int kCols = Cols;   ///< Columns of the tile.
+  static constexpr int kPitch = Pitch; ///< Elements from the start of one row to the next.
+
+  /// Offset of element (row, col).
+  KIT_HD constexpr int operator()(int row, int col) const { return row * Pitch + col; }
+};
+
+/// CuTe's `Swizzle<B, M, S>`: keeps the low `M` bits of an offset (groups of 2^M elements stay
+/// together), and XORs the `B` bits that sit `S` bits higher into the `B` bits above them.
+///
+///     offset bits:  ... [ B bits: YYY ] ... [ B bits: ZZZ ] [ M bits ]
+///                        ^ bit M + S          ^ bit M
+///     result:       ... [      YYY    ] ... [  ZZZ ^ YYY  ] [ M bits ]
+///
+/// A bijection on every aligned block of 2^(M + S + B) offsets. Example: Swizzle<5, 0, 5> on a
+/// 32 x 32 float tile (offset 32 r + c) gives r * 32 + (c ^ r): every column meets 32 banks.
+template <int B, int M, int S>
+struct Swizzle {
+  static_assert(B >= 0 && M >= 0, "bit counts are not negative");
+  static_assert(S >= B, "the source bits must not overlap the bits they change (S >= B)");
+
+  static constexpr int kBits = B;  ///< Bits XORed.
+  static constexpr int kBase = M;  ///< Low bits kept as they are.
+  static constexpr int kShift = S; ///< Distance from the source bits down to the changed ones.
+  /// The source bits (YYY above).
+  static constexpr int kSourceMask = ((1 << B) - 1) << (M + S);
+
+  /// The swizzled offset.
+  KIT_HD constexpr int operator()(int offset) const {
+    return offset ^ ((offset & kSourceMask) >> S);
+  }
+};
+
+/// A layout whose offsets pass through `Swizzles` in order: Swizzled<L, S1, S2>(r, c) is
+/// S2(S1(L(r, c))). Swizzles permute offsets within aligned blocks, so the swizzled layout
+/// spans the same offsets as `Layout` when its span is a whole number of those blocks.
+template <class Layout, class... Swizzles>
+struct Swizzled {
+  using value_type = typename Layout::value_type; ///< The element type.
+  static constexpr int kRows = Layout::kRows;     ///< Rows of the tile.
+  static constexpr int kCols = Layout::kCols;     ///< Columns of the tile.
+
+  /// Offset of element (row, col).
+  KIT_HD constexpr int operator()(int row, int col) const {
+    int offset = Layout{}(row, col);
+    ((offset = Swizzles{}(offset)), ...);
+    return offset;
+  }
+};
+
+/// Elements a shared array needs to hold every element of the layout: the largest offset + 1.
+/// `__shared__ float tile[kit::cosize<Layout>()];`
+template <class Layout>
+KIT_HD constexpr int cosize() {
+  int largest = -1;
+  for (int r = 0; r < Layout::kRows; ++r) {
+    for (int c = 0; c < Layout::kCols; ++c) {
+      const int o = Layout{}(r, c);
+      largest = o > largest ? o : largest;
+    }
+  }
+  return largest + 1;
+}
+
+/// Byte offset of element (row, col): what a bank sees.
+template <class Layout>
+KIT_HD constexpr std::uint32_t byte_offset(const Layout& layout, int row, int col) {
+  return static_cast<std::uint32_t>(layout(row, col)) *
+         static_cast<std::uint32_t>(sizeof(typename Layout::value_type));
+}
+
+/// Where two elements of a layout collide, if they do.
+struct Collision {
+  Coord a;    ///< The first element found at `offset`.
+  Coord b;    ///< The second one.
+  int offset; ///< The shared offset.
+};
+
+/// The first pair of elements that share an offset, or nothing when the layout is one-to-one.
+/// Also reports an offset outside [0, capacity) as a collision of an element with itself.
+template <class Layout>
+std::optional<Collision> first_collision(const Layout& layout, int capacity) {
+  std::vector<std::optional<Coord>> owner(static_cast<std::size_t>(capacity > 0 ? capacity : 0));
+  for (int r = 0; r < Layout::kRows; ++r) {
+    for (int c = 0; c < Layout::kCols; ++c) {
+      const int o = layout(r, c);
+      if (o < 0 || o >= capacity) {
+        return Collision{{r, c}, {r, c}, o};
+      }
+      if (owner[static_cast<std::size_t>(o)]) {
+        return Collision{*owner[static_cast<std::size_t>(o)], {r, c}, o};
+      }
+      owner[static_cast<std::size_t>(o)] = Coord{r, c};
+    }
+  }
+  return std::nullopt;
+}
+
+/// One warp instruction on a layout: lane l touches the element at `coord_of(l)` (a Coord, or
+/// a LaneCoord that is empty for a lane that sits the instruction out) and the
+/// `elems_per_lane` - 1 elements after it in offset order, in one access of
+/// `elems_per_lane * sizeof(value_type)` bytes (1 for a scalar access, 2 for a float2 of two
+/// floats, ...). The result is what the bank model takes.
+template <class Layout, class CoordFn>
+WarpAccess warp_access(const Layout& layout, CoordFn&& coord_of, int elems_per_lane = 1) {
+  WarpAccess a;
+  a.width = elems_per_lane * static_cast<int>(sizeof(typename Layout::value_type));
+  a.mask = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const LaneCoord c = coord_of(lane);
+    if (c) {
+      a.mask |= 1u << lane;
+      a.address[lane] = byte_offset(layout, c->row, c->col);
+    }
+  }
+  return a;
+}
+
+} // namespace kit

@@ -1,0 +1,84 @@
+/// @file pattern_bench.hpp
+/// @brief The pattern microbenchmark: every warp of every block issues the same warp
+/// instruction (a kit::Pattern) over and over.
+///
+/// One kernel serves the counter tests (model against hardware), the lessons' demos and the
+/// `bank-conflicts` command. The accesses are volatile PTX loads and stores: the compiler
+/// can neither drop, merge nor hoist them, so the counters see exactly
+/// blocks x warps x rounds x kPatternUnroll requests, and the timer sees the shared-memory
+/// pipe, not the arithmetic around it.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kit/buffer.hpp"
+#include "kit/pattern.hpp"
+#include "kit/timer.hpp"
+#include "kit/trace.hpp"
+
+namespace kit {
+
+/// Accesses each thread makes per round (the kernel's unrolled inner loop).
+inline constexpr int kPatternUnroll = 8;
+/// Threads per block of the pattern kernel unless asked otherwise: 8 warps, so 8 blocks
+/// reach 64 warps per SM.
+inline constexpr int kPatternBlockThreads = 256;
+
+/// The pattern kernel for one Pattern, with its launch, trace and timing helpers.
+///
+/// Loads: every warp reads the same offsets (reads cannot race); shared memory is filled
+/// first with 16-byte stores, which the trace includes. Stores: each warp writes its own
+/// copy of the region (a multiple of 128 bytes apart, so banks are unchanged), so warps
+/// never write the same word.
+class PatternBench {
+public:
+  /// Validates the pattern (width, alignment) and sizes its shared memory. Throws
+  /// std::invalid_argument for an invalid pattern or one that needs more shared memory than
+  /// a block may have.
+  explicit PatternBench(Pattern p, int block_threads = kPatternBlockThreads);
+
+  /// The pattern.
+  const Pattern& pattern() const { return pattern_; }
+  /// Threads per block.
+  int block_threads() const { return block_threads_; }
+  /// Dynamic shared memory per block, bytes.
+  std::size_t smem_bytes() const { return smem_bytes_; }
+  /// Raises the shared memory per block (to match another bench in a timing).
+  void reserve_smem(std::size_t bytes);
+  /// The kernel function (for occupancy).
+  const void* kernel() const;
+
+  /// Launches `blocks` blocks doing `rounds` rounds of kPatternUnroll accesses per thread.
+  void run(int blocks, int rounds, cudaStream_t stream = nullptr) const;
+  /// The launch as the timer wants it.
+  Launch launch(int blocks, int rounds) const;
+  /// Every shared-memory instruction run(blocks, rounds) issues (fill stores included).
+  Trace trace(int blocks, int rounds) const;
+  /// Requests of the pattern instruction alone in run(blocks, rounds).
+  std::uint64_t pattern_requests(int blocks, int rounds) const;
+
+private:
+  Pattern pattern_;
+  int block_threads_;
+  std::size_t region_bytes_ = 0; // per-warp stride of the store regions (0 for loads)
+  std::size_t smem_bytes_ = 0;
+  DeviceBuffer<unsigned> sink_;
+};
+
+/// Two pattern launches ready for the timer: same block, same shared memory, a saturating
+/// grid, and enough rounds that B runs for about `target_ms`.
+struct PatternPair {
+  Launch a;       ///< The pattern under test.
+  Launch b;       ///< The baseline.
+  int blocks = 0; ///< Blocks per launch.
+  int rounds = 0; ///< Rounds per thread.
+};
+
+/// Prepares A and B for measure_slowdown / judge_slowdown (raises both to the same shared
+/// memory, sizes the grid and calibrates the rounds on B).
+PatternPair saturating_pair(PatternBench& a, PatternBench& b, double target_ms = 0.5);
+
+} // namespace kit
