@@ -2,10 +2,12 @@
 #
 # - CMAKE_CUDA_ARCHITECTURES or CUDAARCHS given: used as is (the `ci` preset names one).
 # - A GPU visible to nvidia-smi: its own architecture(s), e.g. 90 on an H100.
-# - No GPU (CI, a laptop without NVIDIA hardware): COURSE_FALLBACK_CUDA_ARCHITECTURES.
-#   CMake's `native` fails without a GPU, and CMake 3.25's `all`/`all-major` tables still
-#   name architectures (35-70) that nvcc 13 rejects, so the fallback is an explicit list.
-set(COURSE_FALLBACK_CUDA_ARCHITECTURES "75;80;86;89;90;100;120"
+# - No GPU (CI, a laptop without NVIDIA hardware): COURSE_FALLBACK_CUDA_ARCHITECTURES, one
+#   architecture. Such a machine runs no device code, so compiling the kernels once checks
+#   them; every further architecture would only lengthen the build. (CMake's `native` fails
+#   without a GPU, and CMake 3.25's `all` tables name architectures nvcc 13 rejects.) A GPU
+#   added later needs a fresh configure; its tests say so until then.
+set(COURSE_FALLBACK_CUDA_ARCHITECTURES "90"
     CACHE STRING "CUDA architectures to build for when no GPU is visible at configure time")
 
 # Find nvcc in the toolkit's usual home when it is not on PATH.

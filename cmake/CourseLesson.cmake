@@ -1,72 +1,133 @@
 # course_add_lesson(<NN> <topic>): one lesson, built once per tree.
 #
 # For lesson `03_stride_32` and each enabled tree it makes
-#   - lesson03_<tree>: a static library. The student tree is lessons/03_stride_32. The
-#     solution tree is solutions/03_stride_32 (the files a student writes: exercise.hpp,
-#     exercise.cu) plus every other file of lessons/03_stride_32 (the demos, shared);
-#   - one test program per file tests/03_stride_32/<kind>_<role>_<what>_test.{cpp,cu},
-#     compiled against that tree. One test source, two programs: never two copies.
-#   - a target `lesson03` that builds everything of the lesson, so a broken lesson can be
-#     built (and fail) on its own.
+#   - lesson03_<tree>_headers: the lesson's headers (interface only). The student tree is
+#     lessons/03_stride_32; the solution tree is solutions/03_stride_32 (the files a student
+#     writes) in front of lessons/03_stride_32 (every other file: the demos, shared).
+#   - lesson03_<tree>: a static library of the lesson's CUDA sources in that tree.
+#   - lesson03_<tree>_cpu: one test program of every tests/03_stride_32/cpu_*_test.cpp,
+#     compiled by the host compiler alone against the headers: no nvcc, no CUDA library, so
+#     the CPU verdict after an edit takes seconds.
+#   - lesson03_<tree>_gpu: one test program of every gpu_* and perf_* test file, linked with
+#     the lesson's library and the kit.
+# and the targets `lesson03-cpu` (the CPU test programs of every tree) and `lesson03`
+# (everything of the lesson), so a lesson builds, and fails, on its own.
 #
-# The file name gives the labels: <kind> is cpu, gpu or perf (perf tests are GPU timing
-# tests: labels gpu;perf) and <role> is exercise (must fail on the starter, pass on the
-# solution) or guard (must pass on both). Every test also carries the lesson label
-# (lesson03) and the tree label (student or solution). GPU tests hold the `gpu` resource
-# lock, so `ctest -j` never times or profiles two of them at once.
+# One test source, one program per tree: never two copies. Every TEST / TEST_F of a file is
+# one ctest test, `<tree>/lesson03/<Suite>.<Name>`, labelled from the file's name
+# <kind>_<role>_<what>_test.cpp: <kind> is cpu, gpu or perf (perf tests are GPU timing tests:
+# labels gpu;perf) and <role> is exercise (must fail on the starter, pass on the solution) or
+# guard (must pass on both). Every test also carries the lesson label (lesson03) and the tree
+# label (student or solution). GPU tests hold the `gpu` resource lock, so `ctest -j` never
+# times or profiles two of them at once.
 
 set(COURSE_CPU_TEST_TIMEOUT 60 CACHE STRING "ctest TIMEOUT (seconds) of a CPU test")
 set(COURSE_GPU_TEST_TIMEOUT 120 CACHE STRING "ctest TIMEOUT (seconds) of a GPU test")
 set(COURSE_PERF_TEST_TIMEOUT 300 CACHE STRING "ctest TIMEOUT (seconds) of a timing test")
 
-# Registers the tests of one folder against one tree's lesson library (or, for the kit's own
-# tests, against the kit: course_add_test_folder(kit kit <folder> LINK kit)).
-# course_add_test_folder(<lesson> <tree> <folder> [EXTRA_LABEL <label>] [LINK <target>])
+# GoogleTest's header, precompiled once and reused by every test program (it is most of the
+# time a test file takes to compile).
+set(_course_pch_source "${CMAKE_BINARY_DIR}/course/gtest_pch.cpp")
+file(CONFIGURE OUTPUT "${_course_pch_source}" CONTENT "// GoogleTest's precompiled header.\n")
+add_library(course_gtest_pch OBJECT "${_course_pch_source}")
+target_link_libraries(course_gtest_pch PRIVATE GTest::gtest)
+target_precompile_headers(course_gtest_pch PRIVATE <gtest/gtest.h>)
+
+# The `<Suite>.<Name>` of every TEST and TEST_F that opens a line of `source`.
+function(_course_test_names source out_var)
+  file(READ "${source}" text)
+  set(ws "[ \t\r\n]*")
+  set(id "[A-Za-z_][A-Za-z0-9_]*")
+  string(REGEX MATCHALL "(^|\n)[ \t]*TEST(_F)?${ws}\\(${ws}${id}${ws},${ws}${id}${ws}\\)" found
+         "${text}")
+  set(names "")
+  foreach(match IN LISTS found)
+    string(REGEX REPLACE "^[ \t\r\n]*TEST(_F)?${ws}\\(${ws}(${id})${ws},${ws}(${id})${ws}\\)$"
+                         "\\2.\\3" name "${match}")
+    list(APPEND names "${name}")
+  endforeach()
+  set(${out_var} "${names}" PARENT_SCOPE)
+endfunction()
+
+# Registers the tests of one folder against one tree of a lesson (or, for the kit's own tests,
+# against the kit: course_add_test_folder(kit kit <folder> HEADERS kit_model LINK kit)).
+# course_add_test_folder(<lesson> <tree> <folder> HEADERS <target> LINK <target>
+#                        [EXTRA_LABEL <label>])
 function(course_add_test_folder lesson tree folder)
-  cmake_parse_arguments(ARG "" "EXTRA_LABEL;LINK" "" ${ARGN})
-  if(NOT ARG_LINK)
-    set(ARG_LINK ${lesson}_${tree})
-  endif()
+  cmake_parse_arguments(ARG "" "EXTRA_LABEL;LINK;HEADERS" "" ${ARGN})
   file(GLOB test_sources CONFIGURE_DEPENDS "${folder}/*_test.cpp" "${folder}/*_test.cu")
   list(SORT test_sources)
+  if(lesson STREQUAL tree)
+    set(base "${lesson}")
+    set(prefix "${lesson}/")
+  else()
+    set(base "${lesson}_${tree}")
+    set(prefix "${tree}/${lesson}/")
+  endif()
+  if(ARG_EXTRA_LABEL)
+    set(base "${base}_${ARG_EXTRA_LABEL}")
+    set(prefix "${prefix}${ARG_EXTRA_LABEL}/")
+  endif()
+
+  set(cpu_sources "")
+  set(gpu_sources "")
   foreach(source IN LISTS test_sources)
     get_filename_component(stem "${source}" NAME_WE)
     if(stem MATCHES "^(cpu|gpu|perf)_(exercise|guard)_.+_test$")
       set(kind "${CMAKE_MATCH_1}")
-      set(role "${CMAKE_MATCH_2}")
     elseif(lesson STREQUAL "kit" AND stem MATCHES "^(cpu|gpu|perf)_.+_test$")
       set(kind "${CMAKE_MATCH_1}")
-      set(role "")
     else()
       message(FATAL_ERROR "${source}: test files are named <cpu|gpu|perf>_<exercise|guard>_"
                           "<what>_test.cpp (the name gives the test's labels)")
     endif()
-    if(lesson STREQUAL tree)
-      set(exe "${lesson}_${stem}")
-      set(prefix "${lesson}/")
+    if(kind STREQUAL "cpu")
+      if(source MATCHES "\\.cu$")
+        message(FATAL_ERROR "${source}: a CPU test is host code, a .cpp file")
+      endif()
+      list(APPEND cpu_sources "${source}")
     else()
-      set(exe "${lesson}_${tree}_${stem}")
-      set(prefix "${tree}/${lesson}/")
+      list(APPEND gpu_sources "${source}")
     endif()
-    if(ARG_EXTRA_LABEL)
-      set(exe "${lesson}_${tree}_${ARG_EXTRA_LABEL}_${stem}")
-      set(prefix "${prefix}${ARG_EXTRA_LABEL}/")
+  endforeach()
+
+  foreach(kind IN ITEMS cpu gpu)
+    if(NOT ${kind}_sources)
+      continue()
     endif()
-    add_executable(${exe} "${source}")
-    target_link_libraries(${exe} PRIVATE ${ARG_LINK} kit_testing GTest::gtest_main)
+    set(exe "${base}_${kind}")
+    add_executable(${exe} ${${kind}_sources})
+    if(kind STREQUAL "cpu")
+      target_link_libraries(${exe} PRIVATE ${ARG_HEADERS} GTest::gtest_main)
+    else()
+      target_link_libraries(${exe} PRIVATE ${ARG_LINK} kit_testing GTest::gtest_main)
+    endif()
     target_include_directories(${exe} PRIVATE "${folder}")
-    set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests/${tree}")
+    target_precompile_headers(${exe} REUSE_FROM course_gtest_pch)
+    set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                            "${CMAKE_BINARY_DIR}/tests/${tree}")
     if(NOT lesson STREQUAL tree)
       add_dependencies(${lesson} ${exe})
+      if(kind STREQUAL "cpu")
+        add_dependencies(${lesson}-cpu ${exe})
+      endif()
     endif()
+  endforeach()
 
+  foreach(source IN LISTS test_sources)
+    get_filename_component(stem "${source}" NAME_WE)
+    string(REGEX MATCH "^(cpu|gpu|perf)_((exercise|guard)_)?" _ "${stem}")
+    set(kind "${CMAKE_MATCH_1}")
+    set(role "${CMAKE_MATCH_3}")
     set(labels "${lesson};${tree};${role}")
     list(REMOVE_DUPLICATES labels)
     list(REMOVE_ITEM labels "")
     if(kind STREQUAL "cpu")
+      set(exe "${base}_cpu")
       list(APPEND labels cpu)
       set(props TIMEOUT ${COURSE_CPU_TEST_TIMEOUT})
     else()
+      set(exe "${base}_gpu")
       list(APPEND labels gpu)
       if(kind STREQUAL "perf")
         list(APPEND labels perf)
@@ -78,19 +139,23 @@ function(course_add_test_folder lesson tree folder)
     if(ARG_EXTRA_LABEL)
       list(APPEND labels ${ARG_EXTRA_LABEL})
     endif()
-    gtest_discover_tests(${exe}
-      TEST_PREFIX "${prefix}"
-      DISCOVERY_TIMEOUT 60
-      PROPERTIES ${props})
-    # gtest_discover_tests passes PROPERTIES through a script that splits lists, so the
-    # labels are set by an include file that runs after the discovered tests are defined.
-    set(label_file "${CMAKE_CURRENT_BINARY_DIR}/${exe}_labels.cmake")
-    file(WRITE "${label_file}"
-      "if(DEFINED ${exe}_TESTS)\n"
-      "  set_tests_properties(\${${exe}_TESTS} PROPERTIES LABELS \"${labels}\")\n"
-      "endif()\n")
-    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${label_file}")
+    _course_test_names("${source}" names)
+    if(NOT names)
+      message(FATAL_ERROR "${source}: no TEST or TEST_F opens a line of this file")
+    endif()
+    foreach(name IN LISTS names)
+      add_test(NAME "${prefix}${name}" COMMAND ${exe} "--gtest_filter=${name}")
+      # A skip (GTEST_SKIP) reports as Skipped, never Passed; a filter that selects nothing
+      # (a test renamed since the last configure) fails instead of passing with no test run.
+      set_tests_properties("${prefix}${name}" PROPERTIES
+        LABELS "${labels}"
+        SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
+        FAIL_REGULAR_EXPRESSION "Running 0 tests from 0 test suites"
+        ${props})
+    endforeach()
   endforeach()
+  # A test added to a file is registered at the next build (the file is read at configure time).
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${test_sources})
 endfunction()
 
 function(course_add_lesson number topic)
@@ -105,6 +170,7 @@ function(course_add_lesson number topic)
   endforeach()
   set_property(GLOBAL APPEND PROPERTY COURSE_LESSONS "${name}")
   add_custom_target(${lesson})
+  add_custom_target(${lesson}-cpu)
   file(GLOB lesson_sources CONFIGURE_DEPENDS "${lesson_dir}/*.cu" "${lesson_dir}/*.cpp")
   foreach(tree IN LISTS COURSE_TREES)
     if(tree STREQUAL "student")
@@ -125,15 +191,23 @@ function(course_add_lesson number topic)
       endforeach()
       set(include_dirs "${solution_dir}" "${lesson_dir}")
     endif()
-    add_library(${lesson}_${tree} STATIC ${sources})
     # Lesson sources include the lesson's headers with <...>, so the search follows this
-    # order (the solution's header first) rather than the including file's folder.
-    target_include_directories(${lesson}_${tree} PUBLIC ${include_dirs})
-    target_link_libraries(${lesson}_${tree} PUBLIC kit)
+    # order (the solution's header first) rather than the including file's folder. The CUDA
+    # headers are there for the host compiler too (cudaStream_t, __half in declarations).
+    add_library(${lesson}_${tree}_headers INTERFACE)
+    target_include_directories(${lesson}_${tree}_headers INTERFACE ${include_dirs})
+    target_include_directories(${lesson}_${tree}_headers SYSTEM INTERFACE
+                               ${CUDAToolkit_INCLUDE_DIRS})
+    target_link_libraries(${lesson}_${tree}_headers INTERFACE kit_model)
+    add_library(${lesson}_${tree} STATIC ${sources})
+    target_link_libraries(${lesson}_${tree} PUBLIC ${lesson}_${tree}_headers kit)
     add_dependencies(${lesson} ${lesson}_${tree})
-    course_add_test_folder(${lesson} ${tree} "${PROJECT_SOURCE_DIR}/tests/${name}")
+    set(tests "${PROJECT_SOURCE_DIR}/tests/${name}")
+    course_add_test_folder(${lesson} ${tree} "${tests}"
+                           HEADERS ${lesson}_${tree}_headers LINK ${lesson}_${tree})
     if(COURSE_EXTRA_TESTS_DIR AND IS_DIRECTORY "${COURSE_EXTRA_TESTS_DIR}/${name}")
       course_add_test_folder(${lesson} ${tree} "${COURSE_EXTRA_TESTS_DIR}/${name}"
+                             HEADERS ${lesson}_${tree}_headers LINK ${lesson}_${tree}
                              EXTRA_LABEL hidden)
     endif()
   endforeach()
