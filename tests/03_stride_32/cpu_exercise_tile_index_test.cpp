@@ -7,34 +7,29 @@
 #include <exercise.hpp>
 
 #include "kit/bank_model.hpp"
+#include "kit/layout.hpp"
 #include "score_rows_trace.hpp"
 
 namespace {
 
 using lesson03::kTileDim;
 
-/// The warp's h-th read of column `col`: lane l reads row scored_row(l, h).
-kit::WarpAccess column(int col, int h) {
-  kit::WarpAccess a;
-  a.width = sizeof(float);
-  for (int lane = 0; lane < kit::kWarpSize; ++lane) {
-    a.address[lane] =
-        lesson03::testing::bytes_of(lesson03::tile_index(lesson03::scored_row(lane, h), col));
-  }
-  return a;
-}
-
 TEST(TileIndex, EveryColumnIsOneWavefront) {
   for (int h = 0; h < lesson03::kRowsPerLane; ++h) {
     for (int c = 0; c < kTileDim; ++c) {
-      const kit::BankReport r = kit::analyze(column(c, h));
+      // The warp's h-th read of column c: lane l reads tile row scored_row(l, h).
+      const kit::BankReport r =
+          kit::analyze(kit::warp_access(lesson03::TileLayout{}, [&](int lane) {
+            return kit::Coord{lesson03::scored_row(lane, h), c};
+          }));
       ASSERT_TRUE(r.ok());
       EXPECT_EQ(r.wavefronts, 1) << "column " << c << ", rows " << lesson03::scored_row(0, h) << "-"
                                  << lesson03::scored_row(kit::kWarpSize - 1, h) << " costs "
                                  << r.wavefronts << " wavefronts: lanes 0, 1, 2 use banks "
                                  << r.lanes[0].bank << ", " << r.lanes[1].bank << ", "
-                                 << r.lanes[2].bank << ". Try `bank-map --type float --stride "
-                                 << kTileDim << "`.";
+                                 << r.lanes[2].bank << ". Draw it: `bank-map --type float --layout "
+                                 << lesson03::kTileRows << "x" << lesson03::kTilePitch
+                                 << " --column " << c << "`.";
       if (r.wavefronts != 1) {
         return; // every column tells the same story
       }

@@ -1,41 +1,34 @@
-// The tile layout must lose no value: tile_index maps the block's tile (kBlockRows x kTileDim)
+// The tile layout must lose no value: TileLayout maps the block's tile (kTileRows x kTileDim)
 // one-to-one into the kTileCapacity floats reserved for it; and the staging stores, which
 // write tile rows, stay conflict-free (the starter's layout already does both; keep it so).
 #include <gtest/gtest.h>
 
-#include <vector>
+#include <string>
 
 #include <exercise.hpp>
 
 #include "kit/bank_model.hpp"
-#include "score_rows_trace.hpp"
+#include "kit/layout.hpp"
 
 namespace {
 
 TEST(TileIndex, OneToOneIntoTheTileBuffer) {
-  std::vector<int> owner(lesson03::kTileCapacity, -1);
-  for (int r = 0; r < lesson03::kBlockRows; ++r) {
-    for (int c = 0; c < lesson03::kTileDim; ++c) {
-      const int i = lesson03::tile_index(r, c);
-      ASSERT_GE(i, 0) << "element (" << r << ", " << c << ")";
-      ASSERT_LT(i, lesson03::kTileCapacity)
-          << "element (" << r << ", " << c << ") lies outside the tile's buffer";
-      ASSERT_EQ(owner[i], -1) << "elements share float " << i << ": (" << r << ", " << c
-                              << ") and (" << owner[i] / lesson03::kTileDim << ", "
-                              << owner[i] % lesson03::kTileDim << ")";
-      owner[i] = r * lesson03::kTileDim + c;
-    }
-  }
+  const auto clash = kit::first_collision(lesson03::TileLayout{}, lesson03::kTileCapacity);
+  ASSERT_FALSE(clash) << "element (" << clash->b.row << ", " << clash->b.col << ") at offset "
+                      << clash->offset
+                      << (clash->offset < 0 || clash->offset >= lesson03::kTileCapacity
+                              ? " lies outside the tile's kTileCapacity floats"
+                              : " shares its float with element (" + std::to_string(clash->a.row) +
+                                    ", " + std::to_string(clash->a.col) + ")");
 }
 
 TEST(TileIndex, EveryRowIsOneWavefront) {
-  for (int r = 0; r < lesson03::kBlockRows; ++r) {
-    kit::WarpAccess a;
-    a.width = sizeof(float);
-    for (int lane = 0; lane < kit::kWarpSize; ++lane) {
-      a.address[lane] = lesson03::testing::bytes_of(lesson03::tile_index(r, lane));
-    }
-    const kit::BankReport rep = kit::analyze(a, kit::SharedOp::store);
+  for (int r = 0; r < lesson03::kTileRows; ++r) {
+    const kit::BankReport rep = kit::analyze(kit::warp_access(lesson03::TileLayout{},
+                                                              [&](int lane) {
+                                                                return kit::Coord{r, lane};
+                                                              }),
+                                             kit::SharedOp::store);
     ASSERT_TRUE(rep.ok());
     ASSERT_EQ(rep.wavefronts, 1) << "row " << r << " costs " << rep.wavefronts
                                  << " wavefronts: the staging stores write whole rows";
