@@ -1,20 +1,18 @@
 /// @file lessons/01_no_conflict/exercise.hpp
 /// @brief Lesson 01 exercise: predictions, bank and word, and a conflict-free staging layout.
 ///
-/// Edit this file. Part 1 and Part 2 are checked by CPU tests (no GPU needed); Part 3 is
-/// checked by the model on the CPU and by the GPU's counters.
+/// Edit this file. Every part is checked by CPU tests (no GPU needed); Part 3 also on the
+/// GPU, by the counters.
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include <demo.hpp>
 
 #include "kit/config.hpp"
 
 namespace lesson01 {
 
-// ---------------------------------------------------------------------------------------
-// Part 1: predict before you measure. How many wavefronts does one warp-wide request of
-// each demo in demo.hpp take? (The ideal for 4-byte accesses is 1.)
-// ---------------------------------------------------------------------------------------
+// Part 1: predict before you measure. Wavefronts per request of each demo in demo.hpp
+// (4-byte loads: the ideal is 1), and the slowdown of stride 33 over stride 1.
 
 /// Your prediction: wavefronts per request of stride_one_demo().
 inline constexpr int kPredictedStrideOneWavefronts = 0; // TODO
@@ -25,9 +23,7 @@ inline constexpr int kPredictedPermutedWavefronts = 0; // TODO
 /// Your prediction: stride-33 time over stride-1 time in a saturating launch.
 inline constexpr double kPredictedStride33Slowdown = 0.0; // TODO
 
-// ---------------------------------------------------------------------------------------
 // Part 2: banks and words. Shared memory is 32 banks of 4-byte words.
-// ---------------------------------------------------------------------------------------
 
 /// The bank (0..31) that serves a byte address.
 KIT_HD constexpr int bank_of(unsigned byte_address) {
@@ -39,26 +35,19 @@ KIT_HD constexpr unsigned word_of(unsigned byte_address) {
   return 0 * byte_address; // TODO
 }
 
-// ---------------------------------------------------------------------------------------
-// Part 3: reverse every block of kBlockThreads floats through shared memory.
-//
-// Thread t of a block loads element t of the block, keeps it in shared memory at float
-// index stage_slot(t), and after a barrier writes element t of the output from the value of
-// thread reversed_thread(t, count). `count` is the number of elements in the block (the last
-// block of an array may be short).
-//
-// The starter's layout is a permutation, so no value is lost, but the 32 lanes of a warp
-// land in only 4 banks: an 8-way conflict on every store and load. And the readback is not
-// reversed yet.
-// ---------------------------------------------------------------------------------------
+// Part 3: the layout of reverse_blocks' shared buffer (README). Make every warp's store and
+// load cost 1 wavefront, and keep stage_offset a permutation of 0..kBlockThreads-1.
 
-/// Threads per block, and floats per staged block.
-inline constexpr int kBlockThreads = 256;
-
-/// Float index in shared memory where thread t (0 <= t < kBlockThreads) keeps its element.
-/// Must be a permutation of 0..kBlockThreads-1, and conflict-free for every warp.
-KIT_HD constexpr int stage_slot(int t) {
-  return (t % 8) * 32 + t / 8; // TODO: 8-way conflict; choose a conflict-free layout
+/// Offset (in floats) of the shared buffer where thread t (0 <= t < kBlockThreads) keeps
+/// its element. The starter sends the lanes of a warp 32 floats apart, 8 at a time:
+///
+///     thread t:  0   1   2 ...   7   8   9 ...  15  16 ...  31 | 32 ...
+///     offset:    0  32  64 ... 224   1  33 ... 225   2 ... 227 |  4 ...
+///     bank:      0   0   0 ...   0   1   1 ...   1   2 ...   3 |  4 ...
+///
+/// TODO: draw your layout here, with the banks of warp 0.
+KIT_HD constexpr int stage_offset(int t) {
+  return (t % 8) * 32 + t / 8; // TODO: 8 lanes per bank, an 8-way conflict
 }
 
 /// The thread whose element thread t writes back, in a block of `count` elements: the block
@@ -66,9 +55,5 @@ KIT_HD constexpr int stage_slot(int t) {
 KIT_HD constexpr int reversed_thread(int t, int count) {
   return t + 0 * count; // TODO
 }
-
-/// Reverses each block of kBlockThreads elements of `in` (device pointer, n elements) into
-/// `out` (device pointer); the last block holds the n % kBlockThreads leftovers, if any.
-void reverse_blocks(const float* in, float* out, int n, cudaStream_t stream = nullptr);
 
 } // namespace lesson01

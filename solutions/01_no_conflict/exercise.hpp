@@ -2,7 +2,7 @@
 /// @brief Lesson 01, reference solution: predictions, bank and word, and the staging layout.
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include <demo.hpp>
 
 #include "kit/config.hpp"
 
@@ -33,12 +33,13 @@ KIT_HD constexpr unsigned word_of(unsigned byte_address) {
 
 // Part 3.
 
-/// Threads per block, and floats per staged block.
-inline constexpr int kBlockThreads = 256;
-
-/// Thread t keeps its element at float t: the 32 lanes of a warp use words 32w..32w+31,
+/// Thread t keeps its element at float t: the 32 lanes of warp w use words 32 w .. 32 w + 31,
 /// one per bank. (Any layout that gives each lane of a warp its own bank works.)
-KIT_HD constexpr int stage_slot(int t) {
+///
+///     thread t:  0   1   2 ...  31 | 32  33 ...
+///     offset:    0   1   2 ...  31 | 32  33 ...
+///     bank:      0   1   2 ...  31 |  0   1 ...
+KIT_HD constexpr int stage_offset(int t) {
   return t;
 }
 
@@ -47,8 +48,5 @@ KIT_HD constexpr int stage_slot(int t) {
 KIT_HD constexpr int reversed_thread(int t, int count) {
   return count - 1 - t;
 }
-
-/// Reverses each block of kBlockThreads elements of `in` into `out`.
-void reverse_blocks(const float* in, float* out, int n, cudaStream_t stream = nullptr);
 
 } // namespace lesson01

@@ -29,7 +29,8 @@ TEST(Layout, EveryWarpInstructionIsConflictFree) {
           << e.what << " (n = " << n << ") costs " << r.wavefronts
           << " wavefronts: lane 0 uses bank " << r.lanes[0].bank << ", lane 1 bank "
           << r.lanes[1].bank << ", lane 8 bank " << r.lanes[8].bank
-          << ". Try `bank-map --width 4 --offsets ...` on a warp's slots.";
+          << ". Draw warp 0's stores: `bank-map --type float --store --index 'EXPR'`, EXPR your "
+             "stage_offset with l for t (the starter's: '(l%8)*32 + l/8').";
     }
   }
 }

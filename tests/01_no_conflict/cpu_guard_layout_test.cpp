@@ -1,4 +1,4 @@
-// The staging layout must lose no value: stage_slot is a permutation of the block (the
+// The staging layout must lose no value: stage_offset is a permutation of the block (the
 // starter's layout already is; keep it so).
 #include <gtest/gtest.h>
 
@@ -11,10 +11,10 @@ namespace {
 TEST(Layout, StageSlotIsAPermutationOfTheBlock) {
   std::vector<int> seen(lesson01::kBlockThreads, 0);
   for (int t = 0; t < lesson01::kBlockThreads; ++t) {
-    const int slot = lesson01::stage_slot(t);
-    ASSERT_GE(slot, 0) << "thread " << t;
-    ASSERT_LT(slot, lesson01::kBlockThreads) << "thread " << t;
-    ASSERT_EQ(seen[slot]++, 0) << "threads share slot " << slot << " (thread " << t << ")";
+    const int offset = lesson01::stage_offset(t);
+    ASSERT_GE(offset, 0) << "thread " << t;
+    ASSERT_LT(offset, lesson01::kBlockThreads) << "thread " << t;
+    ASSERT_EQ(seen[offset]++, 0) << "threads share offset " << offset << " (thread " << t << ")";
   }
 }
 

@@ -2,6 +2,11 @@
 // that are not multiples of the block, and the counters read one wavefront per request.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include <exercise.hpp>
 
 #include "kit/bank_model.hpp"
