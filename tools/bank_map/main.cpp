@@ -2,8 +2,8 @@
 // word each lane uses, in which phase and wavefront, as text, JSON or an SVG picture.
 //
 //   bank-map --type float --stride 2
-//   bank-map --width 4 --offsets 0,128,0,128,... --json
-//   bank-map --type double --stride 1 --svg double_stride_1.svg
+//   bank-map --type float --index '(l%8)*32 + l/8' --json
+//   bank-map --type half --layout 32x33 --column 1 --svg half_column.svg
 //
 // Bad input: a one-line error and exit status 2.
 #include <cstdio>

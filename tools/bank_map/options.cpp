@@ -1,28 +1,45 @@
 #include "options.hpp"
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <sstream>
 #include <vector>
 
+#include "expression.hpp"
+#include "lane_access.hpp"
+
 namespace bank_map {
 
 const char* const kUsage =
-    "usage: bank-map (--width BYTES | --type float|half|double|float4|u8)\n"
-    "                (--offsets O0,O1,...,O31 | --stride N) [--mask HEX] [--store]\n"
-    "                [--title TEXT] [--json] [--svg [FILE]]\n"
+    "usage: bank-map [--type float|half|double|float4|u8 | --width BYTES]\n"
+    "                (--index EXPR | --layout ROWSxPITCH (--column C | --row R) |\n"
+    "                 --stride N | --offsets O0,O1,...,O31)\n"
+    "                [--swizzle B,M,S]... [--mask HEX] [--store] [--title TEXT] [--json]\n"
+    "                [--svg [FILE]]\n"
     "Draws which bank and word each lane of one warp-wide shared-memory request uses, per\n"
     "phase, and how many wavefronts the bank model says it takes.\n"
+    "  --type NAME       the element type, for its size (u8 1, half 2, float 4, double 8,\n"
+    "                    float4 16); float when neither --type nor --width is given\n"
     "  --width BYTES     bytes per lane: 1, 2, 4, 8 or 16\n"
-    "  --type NAME       an element type, for its width (u8 1, half 2, float 4, double 8,\n"
-    "                    float4 16)\n"
+    "  --index EXPR      lane l accesses element EXPR, e.g. '33*l' or '(l%8)*32 + l/8':\n"
+    "                    integers, l, + - * / % << >> & ^ | ~, ( ), min(a,b), max(a,b), with\n"
+    "                    C's precedence and integer division; quote it for the shell\n"
+    "  --layout ROWSxPITCH\n"
+    "                    a row-major tile (kit::Pitched): ROWS rows, PITCH elements per row\n"
+    "                    (padding included), e.g. 32x33; with one of\n"
+    "    --column C      lane l accesses element (l, C): offset l*PITCH + C\n"
+    "    --row R         lane l accesses element (R, l): offset R*PITCH + l\n"
+    "  --stride N        lane l accesses element l*N (0 is a broadcast)\n"
     "  --offsets LIST    the 32 lanes' byte offsets, comma-separated\n"
-    "  --stride N        lane l accesses element l*N (N in elements; 0 is a broadcast)\n"
+    "  --swizzle B,M,S   with --index or --layout: the element offset goes through CuTe's\n"
+    "                    Swizzle<B,M,S> (kit::Swizzle); repeat to compose, first given first\n"
     "  --mask HEX        active lanes (bit l: lane l), default 0xffffffff\n"
     "  --store           a store (the model's merges of lane pairs are for loads only)\n"
     "  --title TEXT      the picture's title (default: describes the request)\n"
     "  --json            print one JSON object instead of the text map\n"
     "  --svg [FILE]      draw the bank map as SVG into FILE (without FILE, or '-': on stdout)\n"
+    "A lane's byte offset is its element's index (or offset) times the element size.\n"
     "Bad input: a one-line error and exit status 2.\n";
 
 namespace {
@@ -34,6 +51,8 @@ struct TypeWidth {
 };
 constexpr TypeWidth kTypes[] = {
     {"u8", 1}, {"half", 2}, {"float", 4}, {"double", 8}, {"float4", 16}};
+/// The element type when neither --type nor --width is given.
+constexpr const char* kDefaultType = "float";
 
 std::uint32_t parse_u32(const std::string& s, const std::string& what) {
   if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) {
@@ -89,6 +108,26 @@ int type_width(const std::string& name) {
   throw UsageError("--type: unknown type '" + name + "' (float, half, double, float4, u8)");
 }
 
+/// "--index '33*l': ": the start of an --index error, on one line whatever the expression holds.
+std::string index_error(const std::string& text) {
+  std::string shown = text;
+  for (char& c : shown) {
+    if (!std::isprint(static_cast<unsigned char>(c))) {
+      c = ' ';
+    }
+  }
+  return "--index '" + shown + "': ";
+}
+
+/// The expression of `--index`, or a UsageError naming where it goes wrong.
+Expression parsed_index(const std::string& text) {
+  try {
+    return Expression(text);
+  } catch (const ExpressionError& e) {
+    throw UsageError(index_error(text) + e.what());
+  }
+}
+
 std::string hex_mask(std::uint32_t mask) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "0x%08x", mask);
@@ -102,7 +141,12 @@ Options parse_options(int argc, const char* const* argv) {
   std::optional<std::string> type, title;
   std::optional<int> width;
   std::optional<std::vector<std::uint32_t>> offsets;
-  std::optional<std::uint32_t> stride, mask;
+  std::optional<std::uint32_t> stride, mask, column, row;
+  std::optional<std::string> index_text, layout_text;
+  std::optional<Expression> index;
+  std::optional<TileShape> tile;
+  std::vector<SwizzleBits> swizzles;
+  std::string swizzle_words;
   bool seen_store = false, seen_svg = false;
 
   auto value = [&](int& i, const std::string& flag) -> std::string {
@@ -140,6 +184,24 @@ Options parse_options(int argc, const char* const* argv) {
     } else if (a == "--stride") {
       once(stride.has_value(), a);
       stride = parse_u32(value(i, a), a);
+    } else if (a == "--index") {
+      once(index_text.has_value(), a);
+      index_text = value(i, a);
+      index = parsed_index(*index_text);
+    } else if (a == "--layout") {
+      once(layout_text.has_value(), a);
+      layout_text = value(i, a);
+      tile = parse_tile(*layout_text);
+    } else if (a == "--column") {
+      once(column.has_value(), a);
+      column = parse_u32(value(i, a), a);
+    } else if (a == "--row") {
+      once(row.has_value(), a);
+      row = parse_u32(value(i, a), a);
+    } else if (a == "--swizzle") {
+      const std::string v = value(i, a);
+      swizzles.push_back(parse_swizzle(v));
+      swizzle_words += ", swizzle " + v;
     } else if (a == "--mask") {
       once(mask.has_value(), a);
       mask = parse_mask(value(i, a));
@@ -176,24 +238,45 @@ Options parse_options(int argc, const char* const* argv) {
   if (width && type) {
     throw UsageError("give --width or --type, not both");
   }
-  if (!width && !type) {
-    throw UsageError("give --width BYTES or --type NAME");
+  if ((column || row) && !tile) {
+    throw UsageError(std::string(column ? "--column" : "--row") + " needs --layout ROWSxPITCH");
   }
-  if (offsets && stride) {
-    throw UsageError("give --offsets or --stride, not both");
+  const int kinds = int{index.has_value()} + int{tile.has_value()} + int{stride.has_value()} +
+                    int{offsets.has_value()};
+  if (kinds != 1) {
+    throw UsageError(std::string("give one of --index, --layout, --stride or --offsets") +
+                     (kinds > 1 ? ", not more" : ""));
   }
-  if (!offsets && !stride) {
-    throw UsageError("give --offsets O0,...,O31 or --stride N");
+  if (tile && !column && !row) {
+    throw UsageError("--layout needs --column C or --row R");
+  }
+  if (column && row) {
+    throw UsageError("give --column or --row, not both");
+  }
+  if (!swizzles.empty() && !index && !tile) {
+    throw UsageError("--swizzle needs --index or --layout");
   }
   if (o.json && o.svg_to_stdout) {
     throw UsageError("--json and --svg to stdout: only one can be printed (give --svg a FILE)");
   }
 
+  if (!width && !type) {
+    type = kDefaultType;
+  }
   Request& r = o.request;
   r.access.width = width ? *width : type_width(*type);
   r.access.mask = mask ? *mask : kit::kFullMask;
   r.op = seen_store ? kit::SharedOp::store : kit::SharedOp::load;
-  if (offsets) {
+  if (index) {
+    try {
+      r.access = index_access(*index, swizzles, r.access.width, r.access.mask);
+    } catch (const ExpressionError& e) {
+      throw UsageError(index_error(*index_text) + e.what());
+    }
+  } else if (tile) {
+    const TileLine line{column.has_value(), column ? *column : *row};
+    r.access = tile_access(*tile, line, swizzles, r.access.width, r.access.mask);
+  } else if (offsets) {
     for (int lane = 0; lane < kit::kWarpSize; ++lane) {
       r.access.address[lane] = (*offsets)[static_cast<std::size_t>(lane)];
     }
@@ -212,7 +295,15 @@ Options parse_options(int argc, const char* const* argv) {
   } else {
     std::string what = type ? *type : std::to_string(r.access.width) + "-byte";
     what += r.op == kit::SharedOp::store ? " store" : " load";
-    what += stride ? ", stride " + std::to_string(*stride) : ", lane offsets";
+    if (index) {
+      what += ", index " + *index_text;
+    } else if (tile) {
+      what += std::string(column ? ", column " : ", row ") +
+              std::to_string(column ? *column : *row) + " of a " + *layout_text + " tile";
+    } else {
+      what += stride ? ", stride " + std::to_string(*stride) : ", lane offsets";
+    }
+    what += swizzle_words;
     if (r.access.mask != kit::kFullMask) {
       what += ", lanes " + hex_mask(r.access.mask);
     }
