@@ -1,75 +1,67 @@
 #include <demo.hpp>
+#include <exercise.hpp>
 
-#include <string>
-
-#include "kit/cuda_check.hpp"
-#include "kit/shared_access.cuh"
+#include "internal.cuh"
 
 namespace lesson02 {
-
-kit::Pattern stride_demo(unsigned stride) {
-  kit::Pattern p;
-  p.name = "float stride " + std::to_string(stride);
-  p.access.width = sizeof(float);
-  for (unsigned lane = 0; lane < kit::kWarpSize; ++lane) {
-    p.access.address[lane] = strided_index(lane, stride) * sizeof(float); // float -> byte offset
-  }
-  return p;
-}
-
 namespace {
 
-// The same kernel as lessons/02_stride_two/exercise.cu, with the structure-of-arrays layout:
-// every shared access is a 4-byte access to 32 consecutive words, made with kit::ld_shared /
-// kit::st_shared (one instruction each, where it is written: never fused, moved or dropped).
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
-    correlate_twin_impl(const float2* __restrict__ x, float2* __restrict__ y, int n,
-                        const Taps taps) {
-  __shared__ __align__(8) float tile[kTileFloats];
+// [correlate]
+/// correlate with the tile in layout `Tile`. Every shared access is one kit::st_shared /
+/// kit::ld_shared instruction (internal::store_pair, load_pair), issued where it is written.
+template <class Tile>
+__global__ void __launch_bounds__(kBlockThreads,
+                                  kit::min_blocks_per_sm(kBlockThreads, kMinBlocksPerSm))
+    correlate_tiled(const float2* __restrict__ x, float2* __restrict__ y, int n, const Taps taps) {
+  static_assert(internal::inside_the_tile<Tile>(), "offsets must lie in 0..kTileFloats-1");
+  static_assert(internal::float2_pairs_aligned<Tile>(),
+                "one_float2 needs im_offset(i) == re_offset(i) + 1 and re_offset(i) even");
+  __shared__ __align__(8) float tile[kTileFloats]; // a float2 at an even offset is aligned
   const int t = threadIdx.x;
   const long first = static_cast<long>(blockIdx.x) * kBlockThreads;
-  float2 in[kStagePasses];
+  float2 in[kStagePasses]; // this thread's inputs (zeros past the end), fetched first
 #pragma unroll
   for (int pass = 0; pass < kStagePasses; ++pass) {
     const long g = first + t + pass * kBlockThreads;
     in[pass] = g < n ? x[g] : make_float2(0.0f, 0.0f);
   }
 #pragma unroll
-  for (int pass = 0; pass < kStagePasses; ++pass) {
-    const int e = t + pass * kBlockThreads;
-    kit::st_shared(tile + twin_re_slot(e), in[pass].x); // lanes: 32 consecutive words
-    kit::st_shared(tile + twin_im_slot(e), in[pass].y); // lanes: 32 consecutive words
+  for (int pass = 0; pass < kStagePasses; ++pass) { // lanes: 32 staged numbers in a row
+    internal::store_pair<Tile>(tile, t + pass * kBlockThreads, in[pass]);
   }
   __syncthreads();
   float re = 0.0f;
   float im = 0.0f;
 #pragma unroll
   for (int k = 0; k < kTaps; ++k) {
-    const float xr = kit::ld_shared(tile + twin_re_slot(t + k));
-    const float xi = kit::ld_shared(tile + twin_im_slot(t + k));
-    re = fmaf(taps.re[k], xr, re);
-    re = fmaf(-taps.im[k], xi, re);
-    im = fmaf(taps.re[k], xi, im);
-    im = fmaf(taps.im[k], xr, im);
+    const float2 v = internal::load_pair<Tile>(tile, t + k); // lanes: 32 staged numbers in a row
+    re = fmaf(taps.re[k], v.x, re);
+    re = fmaf(-taps.im[k], v.y, re);
+    im = fmaf(taps.re[k], v.y, im);
+    im = fmaf(taps.im[k], v.x, im);
   }
   if (first + t < n) {
     y[first + t] = make_float2(re, im);
   }
 }
+// [correlate]
 
 } // namespace
 
+void correlate(const float2* x, float2* y, int n, const Taps& taps, cudaStream_t stream) {
+  internal::launch(correlate_tiled<TileLayout>, x, y, n, taps, stream);
+}
+
 void correlate_twin(const float2* x, float2* y, int n, const Taps& taps, cudaStream_t stream) {
-  if (n <= 0) {
-    return;
-  }
-  const int blocks = (n + kBlockThreads - 1) / kBlockThreads;
-  correlate_twin_impl<<<blocks, kBlockThreads, 0, stream>>>(x, y, n, taps);
-  CUDA_CHECK_LAUNCH();
+  internal::launch(correlate_tiled<TwinTileLayout>, x, y, n, taps, stream);
+}
+
+const void* correlate_kernel() {
+  return reinterpret_cast<const void*>(&correlate_tiled<TileLayout>);
 }
 
 const void* correlate_twin_kernel() {
-  return reinterpret_cast<const void*>(&correlate_twin_impl);
+  return reinterpret_cast<const void*>(&correlate_tiled<TwinTileLayout>);
 }
 
 } // namespace lesson02

@@ -3,8 +3,6 @@
 /// tile for the complex correlation.
 #pragma once
 
-#include <cuda_runtime_api.h>
-
 #include <demo.hpp>
 
 #include "kit/config.hpp"
@@ -42,37 +40,20 @@ KIT_HD constexpr int conflict_degree(unsigned stride) {
 // Part 3: structure of arrays. (One float2 per number, with the interleaved layout, is the
 // other conflict-free route: 8-byte loads of consecutive pairs cost their ideal, 2.)
 
-/// How the kernel stages and reads one complex number.
-enum class PairAccess {
-  two_floats, ///< kit::ld_shared(tile + re_slot(i)), then tile + im_slot(i): two 4-byte
-              ///< requests.
-  one_float2, ///< kit::ld_shared(reinterpret_cast<const float2*>(tile + re_slot(i))): one
-              ///< 8-byte request (the pair together, re_slot(i) even: 8-byte aligned).
-};
-
-/// Two 4-byte accesses, each to 32 consecutive words.
-inline constexpr PairAccess kPairAccess = PairAccess::two_floats;
-
-/// All real parts first:
+/// All real parts first, then all imaginary parts:
 ///
-///     float index: 0    1    2   ...  511 | 512  513  ...  1023
-///     holds:       re0  re1  re2 ...  re511| im0  im1  ...  im511
-///     bank:        0    1    2   ...  31   | 0    1    ...  31
+///     offset: 0    1    2   ...  511  | 512  513  ...  1023
+///     holds:  re0  re1  re2 ...  re511| im0  im1  ...  im511
+///     bank:   0    1    2   ...  31   | 0    1    ...  31
 ///
 /// Lanes 0..31 read re of 32 consecutive numbers: 32 consecutive words, one per bank.
-KIT_HD constexpr int re_slot(int i) {
-  return i;
-}
-
-/// Then all imaginary parts, kTileElems floats further on.
-KIT_HD constexpr int im_slot(int i) {
-  return kTileElems + i;
-}
-
-/// y[i] = sum over k < kTaps of taps[k] * x[i + k] for i in [0, n), where x[j] = 0 for j >= n.
-void correlate(const float2* x, float2* y, int n, const Taps& taps, cudaStream_t stream = nullptr);
-
-/// The __global__ function behind correlate() (for the timer's occupancy check).
-const void* correlate_kernel();
+struct TileLayout {
+  /// Two 4-byte accesses, each to 32 consecutive words.
+  static constexpr PairAccess kPairAccess = PairAccess::two_floats;
+  /// Offset (in floats) of Re(staged number i).
+  KIT_HD constexpr int re_offset(int i) const { return i; }
+  /// Offset (in floats) of Im(staged number i): kTileElems floats after the real parts.
+  KIT_HD constexpr int im_offset(int i) const { return kTileElems + i; }
+};
 
 } // namespace lesson02

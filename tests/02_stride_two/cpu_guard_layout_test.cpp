@@ -10,27 +10,29 @@
 namespace {
 
 TEST(Layout, EveryFloatOfTheTileHasOneOwner) {
+  constexpr lesson02::TileLayout tile{};
   std::vector<int> owner(lesson02::kTileFloats, -1);
   for (int i = 0; i < lesson02::kTileElems; ++i) {
-    for (int slot : {lesson02::re_slot(i), lesson02::im_slot(i)}) {
-      ASSERT_GE(slot, 0) << "staged number " << i;
-      ASSERT_LT(slot, lesson02::kTileFloats) << "staged number " << i << " is outside the tile";
-      ASSERT_EQ(owner[slot], -1) << "staged numbers " << owner[slot] << " and " << i
-                                 << " share float " << slot;
-      owner[slot] = i;
+    for (int offset : {tile.re_offset(i), tile.im_offset(i)}) {
+      ASSERT_GE(offset, 0) << "staged number " << i;
+      ASSERT_LT(offset, lesson02::kTileFloats) << "staged number " << i << " is outside the tile";
+      ASSERT_EQ(owner[offset], -1)
+          << "staged numbers " << owner[offset] << " and " << i << " share float " << offset;
+      owner[offset] = i;
     }
   }
 }
 
 TEST(Layout, AFloat2AccessReadsAnAlignedPair) {
-  if (lesson02::kPairAccess != lesson02::PairAccess::one_float2) {
+  constexpr lesson02::TileLayout tile{};
+  if (lesson02::TileLayout::kPairAccess != lesson02::PairAccess::one_float2) {
     GTEST_SUCCEED() << "two 4-byte accesses: any layout of the floats will do";
     return;
   }
   for (int i = 0; i < lesson02::kTileElems; ++i) {
-    ASSERT_EQ(lesson02::im_slot(i), lesson02::re_slot(i) + 1)
+    ASSERT_EQ(tile.im_offset(i), tile.re_offset(i) + 1)
         << "staged number " << i << ": one float2 reads re and the float right after it";
-    ASSERT_EQ(lesson02::re_slot(i) % 2, 0)
+    ASSERT_EQ(tile.re_offset(i) % 2, 0)
         << "staged number " << i << ": an 8-byte access must start on an even float";
   }
 }

@@ -15,7 +15,8 @@ namespace {
 class CorrelateCounters : public kit::testing::CounterTest {};
 
 TEST_F(CorrelateCounters, EveryRequestAtItsIdeal) {
-  // A float2 pair access (kPairAccess) is an 8-byte access: its rules were measured on sm_90.
+  // A float2 pair access (TileLayout::kPairAccess) is an 8-byte access: its rules were measured on
+  // sm_90.
   KIT_REQUIRE_VERIFIED_RULES(lesson02::testing::exercise_trace(lesson02::kBlockThreads));
   const lesson02::Taps h{};
   for (int n : {lesson02::kBlockThreads * 64, lesson02::kBlockThreads * 3 + 77}) {
@@ -28,7 +29,7 @@ TEST_F(CorrelateCounters, EveryRequestAtItsIdeal) {
     kit::testing::report("correlate n=" + std::to_string(n), c, trace.expected());
     EXPECT_EQ(c.sass.load_requests, ideal.load_requests)
         << "n = " << n << ": the kernel does not issue the loads your trace describes "
-        << "(kPairAccess, re_slot, im_slot)";
+        << "(TileLayout: kPairAccess, re_offset, im_offset)";
     EXPECT_EQ(c.sass.load_wavefronts, ideal.load_wavefronts)
         << "n = " << n << ": the tap loads conflict (" << c.sass.load_wavefronts
         << " wavefronts for " << c.sass.load_requests << " requests, ideal "

@@ -1,5 +1,5 @@
 // The bank model predicts correlate exactly, whatever its layout: the counters equal the
-// trace built from the kernel's own index functions, requests included. Equal requests show
+// trace built from the kernel's own tile layout, requests included. Equal requests show
 // the kernel issues the accesses the lesson says (the starter: two 4-byte loads per tap, not
 // one 8-byte load the compiler merged them into).
 #include <gtest/gtest.h>
@@ -18,7 +18,8 @@ namespace {
 class CorrelateTrace : public kit::testing::CounterTest {};
 
 TEST_F(CorrelateTrace, CountersEqualTheModel) {
-  // A float2 pair access (kPairAccess) is an 8-byte access: its rules were measured on sm_90.
+  // A float2 pair access (TileLayout::kPairAccess) is an 8-byte access: its rules were measured on
+  // sm_90.
   KIT_REQUIRE_VERIFIED_RULES(lesson02::testing::exercise_trace(lesson02::kBlockThreads));
   const lesson02::Taps h{};
   for (int n : {lesson02::kBlockThreads * 64, lesson02::kBlockThreads * 3 + 77, 45}) {
