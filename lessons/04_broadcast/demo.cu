@@ -1,99 +1,105 @@
 #include <demo.hpp>
+#include <exercise.hpp>
 
-#include <string>
-
-#include "kit/cuda_check.hpp"
+#include "internal.cuh"
 #include "kit/shared_access.cuh"
 
 namespace lesson04 {
-
-kit::Pattern stride_one_demo() {
-  return kit::indexed_pattern("float stride 1", sizeof(float), stride_one_index);
-}
-kit::Pattern one_word_demo() {
-  return kit::indexed_pattern("float, all lanes word 0", sizeof(float), one_word_index);
-}
-kit::Pattern lane_pairs_demo() {
-  return kit::indexed_pattern("float, lane pairs share a word", sizeof(float), lane_pairs_index);
-}
-kit::Pattern two_words_two_banks_demo() {
-  return kit::indexed_pattern("float, lanes alternate words 0 and 1", sizeof(float),
-                              two_words_two_banks_index);
-}
-kit::Pattern two_words_one_bank_demo() {
-  return kit::indexed_pattern("float, lanes alternate words 0 and 32", sizeof(float),
-                              two_words_one_bank_index);
-}
-kit::Pattern one_word_store_demo() {
-  return kit::indexed_pattern("float store, all lanes word 0", sizeof(float), one_word_index,
-                              kit::SharedOp::store);
-}
-kit::Pattern stride_one_store_demo() {
-  return kit::indexed_pattern("float store, stride 1", sizeof(float), stride_one_index,
-                              kit::SharedOp::store);
-}
-
 namespace {
 
-// The same kernel as lessons/04_broadcast/exercise.cu, with the padded table; every table
-// access is one kit::st_shared / kit::ld_shared (never fused, moved or dropped).
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
-    eval_polys_twin_impl(const float* __restrict__ coefs, int n_polys,
-                         const float* __restrict__ points, int n_points, float* __restrict__ out) {
+// [eval_polys]
+/// eval_polys with the coefficient table in layout `Table`. Every table access is one
+/// kit::st_shared / kit::ld_shared instruction, issued where it is written (plain table[...]
+/// reads of neighbouring coefficients get fused into 16-byte loads, with other bank rules).
+template <class Table>
+__global__ void __launch_bounds__(kBlockThreads,
+                                  kit::min_blocks_per_sm(kBlockThreads, kMinBlocksPerSm))
+    eval_polys_tabled(const float* __restrict__ coefs, int n_polys,
+                      const float* __restrict__ points, int n_points, float* __restrict__ out) {
+  static_assert(kit::cosize<Table>() <= kTableCapacity, "the table must fit in kTableCapacity");
   __shared__ float table[kTableCapacity];
+  constexpr Table coef{};
   const int t = static_cast<int>(threadIdx.y) * kPointsPerTile + static_cast<int>(threadIdx.x);
-  const long p0 = static_cast<long>(blockIdx.y) * kPolysPerBlock;
-  const long i0 = static_cast<long>(blockIdx.x) * kPointsPerBlock + threadIdx.x; // tile 0
-  float staged[kStagePasses];
+  const long p0 = static_cast<long>(blockIdx.y) * kPolysPerBlock;                // first polynomial
+  const long i0 = static_cast<long>(blockIdx.x) * kPointsPerBlock + threadIdx.x; // point, tile 0
+  float staged[kStagePasses], x[kPointTiles];
+  internal::fetch_coefs(coefs, n_polys, p0, t, staged);
+  internal::fetch_points(points, n_points, i0, x);
 #pragma unroll
-  for (int pass = 0; pass < kStagePasses; ++pass) {
-    const int e = t + pass * kBlockThreads;
-    const int q = e / kCoefs, k = e % kCoefs; // a warp: one polynomial, k = lane
-    staged[pass] = p0 + q < n_polys ? coefs[(p0 + q) * kCoefs + k] : 0.0f;
-  }
-  float x[kPointTiles];
-#pragma unroll
-  for (int tile = 0; tile < kPointTiles; ++tile) {
-    const long i = i0 + tile * kPointsPerTile;
-    x[tile] = i < n_points ? points[i] : 0.0f;
-  }
-#pragma unroll
-  for (int pass = 0; pass < kStagePasses; ++pass) {
-    const int e = t + pass * kBlockThreads;
-    kit::st_shared(table + twin_coef_slot(e / kCoefs, e % kCoefs), staged[pass]);
+  for (int pass = 0; pass < kStagePasses; ++pass) { // stage: a warp stores one polynomial
+    const kit::Coord c = staged_coef(t, pass);
+    kit::st_shared(table + coef(c.row, c.col), staged[pass]);
   }
   __syncthreads();
-  const int q = static_cast<int>(threadIdx.y);
+  const int q = static_cast<int>(threadIdx.y); // this thread's polynomial
 #pragma unroll
-  for (int tile = 0; tile < kPointTiles; ++tile) {
-    float y = kit::ld_shared(table + twin_coef_slot(q, kCoefs - 1));
+  for (int tile = 0; tile < kPointTiles; ++tile) { // Horner's rule at this thread's point
+    float y = kit::ld_shared(table + coef(q, kCoefs - 1));
 #pragma unroll
     for (int k = kCoefs - 2; k >= 0; --k) {
-      y = fmaf(y, x[tile], kit::ld_shared(table + twin_coef_slot(q, k))); // half-warps: q, q + 1
+      y = fmaf(y, x[tile], kit::ld_shared(table + coef(q, k))); // half-warps: q, q + 1
     }
-    const long i = i0 + tile * kPointsPerTile;
-    if (p0 + q < n_polys && i < n_points) {
-      out[(p0 + q) * n_points + i] = y;
-    }
+    internal::store_value(out, n_polys, n_points, p0 + q, i0 + tile * kPointsPerTile, y);
   }
 }
+// [eval_polys]
+
+// [center_blocks]
+/// center_blocks, with warp w's partial sum at partial_offset(w) (exercise.hpp).
+__global__ void center_blocks_impl(const float* __restrict__ in, float* __restrict__ out, int n) {
+  static_assert(internal::within_partials(partial_offset), "partial sums outside `partials`");
+  __shared__ float partials[kPartialCapacity + 1]; // the partial sums, then the mean
+  const int t = static_cast<int>(threadIdx.x);
+  const int lane = t % kit::kWarpSize, warp = t / kit::kWarpSize;
+  const long first = static_cast<long>(blockIdx.x) * kCenterBlockThreads;
+  const long i = first + t;
+  const float v = i < n ? in[i] : 0.0f;
+  const float sum = internal::warp_sum(v);
+  if (lane == 0) { // partial_store
+    kit::st_shared(partials + partial_offset(warp), sum);
+  }
+  __syncthreads();
+  if (warp == 0) {
+    // partial_load: lanes 0..kCenterWarps-1 of warp 0
+    const float partial =
+        lane < kCenterWarps ? kit::ld_shared(partials + partial_offset(lane)) : 0.0f;
+    const float total = internal::warp_sum(partial);
+    if (lane == 0) { // mean_store
+      kit::st_shared(partials + kMeanOffset, total / internal::samples_in_block(n, first));
+    }
+  }
+  __syncthreads();
+  const float mean = kit::ld_shared(partials + kMeanOffset); // mean_load: every thread
+  if (i < n) {
+    out[i] = v - mean;
+  }
+}
+// [center_blocks]
 
 } // namespace
 
+void eval_polys(const float* coefs, int n_polys, const float* points, int n_points, float* out,
+                cudaStream_t stream) {
+  internal::launch_eval_polys(eval_polys_tabled<CoefLayout>, coefs, n_polys, points, n_points, out,
+                              stream);
+}
+
 void eval_polys_twin(const float* coefs, int n_polys, const float* points, int n_points, float* out,
                      cudaStream_t stream) {
-  if (n_polys <= 0 || n_points <= 0) {
-    return;
-  }
-  const dim3 block(kPointsPerTile, kPolysPerBlock);
-  const dim3 grid((n_points + kPointsPerBlock - 1) / kPointsPerBlock,
-                  (n_polys + kPolysPerBlock - 1) / kPolysPerBlock);
-  eval_polys_twin_impl<<<grid, block, 0, stream>>>(coefs, n_polys, points, n_points, out);
-  CUDA_CHECK_LAUNCH();
+  internal::launch_eval_polys(eval_polys_tabled<TwinCoefLayout>, coefs, n_polys, points, n_points,
+                              out, stream);
+}
+
+const void* eval_polys_kernel() {
+  return reinterpret_cast<const void*>(&eval_polys_tabled<CoefLayout>);
 }
 
 const void* eval_polys_twin_kernel() {
-  return reinterpret_cast<const void*>(&eval_polys_twin_impl);
+  return reinterpret_cast<const void*>(&eval_polys_tabled<TwinCoefLayout>);
+}
+
+void center_blocks(const float* in, float* out, int n, cudaStream_t stream) {
+  internal::launch_center_blocks(center_blocks_impl, in, out, n, stream);
 }
 
 } // namespace lesson04

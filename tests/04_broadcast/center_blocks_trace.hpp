@@ -1,9 +1,8 @@
-// The shared-memory instructions of lesson04::center_blocks, built from the layout function
-// the kernel uses, with a label per kind of access.
+// The shared-memory instructions of lesson04::center_blocks, built from the partial-sum
+// offsets the kernel uses, with a label per kind of access (host code: the CPU tests use it).
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 #include <demo.hpp>
 #include <exercise.hpp>
@@ -29,40 +28,40 @@ inline const char* label(CenterAccess a) {
   return "none";
 }
 
-/// The trace of center_blocks(n) with partial-sum layout `slot_of`. The kernel makes its
+/// The trace of center_blocks(n) with warp w's partial sum at `offset_of(w)`. The kernel makes its
 /// shared accesses with kit::st_shared / kit::ld_shared (one instruction each, never fused,
 /// moved or dropped); every thread of every block reads the mean, past the end of the data
 /// too, so a short last block issues what a full one does.
-template <class Slot>
-kit::Trace center_blocks_trace(int n, Slot slot_of) {
+template <class OffsetFn>
+kit::Trace center_blocks_trace(int n, OffsetFn offset_of) {
   kit::Trace t;
-  auto bytes = [](int slot) { return static_cast<std::uint32_t>(slot * sizeof(float)); };
+  auto bytes = [](int offset) { return static_cast<std::uint32_t>(offset * sizeof(float)); };
   const std::uint64_t blocks =
       static_cast<std::uint64_t>((n + kCenterBlockThreads - 1) / kCenterBlockThreads);
   for (int warp = 0; warp < kCenterWarps; ++warp) {
     t.add(
         kit::SharedOp::store, sizeof(float),
         [&](int lane) -> kit::LaneAddress {
-          return lane == 0 ? kit::LaneAddress(bytes(slot_of(warp))) : std::nullopt;
+          return lane == 0 ? kit::LaneAddress(bytes(offset_of(warp))) : std::nullopt;
         },
         blocks, label(CenterAccess::partial_store));
   }
   t.add(
       kit::SharedOp::load, sizeof(float),
       [&](int lane) -> kit::LaneAddress {
-        return lane < kCenterWarps ? kit::LaneAddress(bytes(slot_of(lane))) : std::nullopt;
+        return lane < kCenterWarps ? kit::LaneAddress(bytes(offset_of(lane))) : std::nullopt;
       },
       blocks, label(CenterAccess::partial_load));
   t.add(
       kit::SharedOp::store, sizeof(float),
       [&](int lane) -> kit::LaneAddress {
-        return lane == 0 ? kit::LaneAddress(bytes(kMeanSlot)) : std::nullopt;
+        return lane == 0 ? kit::LaneAddress(bytes(kMeanOffset)) : std::nullopt;
       },
       blocks, label(CenterAccess::mean_store));
   for (int warp = 0; warp < kCenterWarps; ++warp) {
     t.add(
         kit::SharedOp::load, sizeof(float),
-        [&](int) -> kit::LaneAddress { return bytes(kMeanSlot); }, blocks,
+        [&](int) -> kit::LaneAddress { return bytes(kMeanOffset); }, blocks,
         label(CenterAccess::mean_load));
   }
   return t;
@@ -70,12 +69,12 @@ kit::Trace center_blocks_trace(int n, Slot slot_of) {
 
 /// The trace of the student's center_blocks.
 inline kit::Trace center_trace(int n) {
-  return center_blocks_trace(n, partial_slot);
+  return center_blocks_trace(n, partial_offset);
 }
 
 /// The trace of center_blocks as it was handed to you.
 inline kit::Trace found_center_trace(int n) {
-  return center_blocks_trace(n, found_partial_slot);
+  return center_blocks_trace(n, found_partial_offset);
 }
 
 } // namespace lesson04::testing

@@ -2,6 +2,7 @@
 // wavefront in the bank model: as cheap as the conflict-free twin.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <utility>
 
 #include <exercise.hpp>
@@ -17,10 +18,17 @@ TEST(TableLayout, EveryInstructionCostsOneWavefront) {
   for (const kit::TraceEntry& e : trace.entries()) {
     const kit::BankReport r = kit::analyze(e.access, e.op);
     ASSERT_TRUE(r.ok()) << e.what;
+    const int w0 = static_cast<int>(r.lanes[0].word), w16 = static_cast<int>(r.lanes[16].word);
+    // A Horner step: lanes 0-15 at offset w0, lanes 16-31 at w16.
+    const std::string draw = e.op == kit::SharedOp::load
+                                 ? " Draw it: `bank-map --type float --index '" +
+                                       std::to_string(w0) + " + (l/16)*" +
+                                       std::to_string(w16 - w0) + "'`."
+                                 : "";
     EXPECT_EQ(r.wavefronts, r.ideal)
-        << e.what << " costs " << r.wavefronts << " wavefronts: lane 0 reads word "
-        << r.lanes[0].word << " (bank " << r.lanes[0].bank << "), lane 16 word " << r.lanes[16].word
-        << " (bank " << r.lanes[16].bank << "). A broadcast shares a word, not a bank.";
+        << e.what << " costs " << r.wavefronts << " wavefronts: lane 0 reads word " << w0
+        << " (bank " << r.lanes[0].bank << "), lane 16 word " << w16 << " (bank "
+        << r.lanes[16].bank << "). A broadcast shares a word, not a bank." << draw;
     if (r.wavefronts != r.ideal) {
       break; // one message is enough
     }
