@@ -1,6 +1,9 @@
-"""Reading ctest's results: the test list with labels (ctest --show-only=json-v1) and the
-JUnit report (ctest --output-junit). Shared by the fail-first check, the progress report and
-the grade report."""
+"""Reading ctest's results: the test list with labels and programs (ctest --show-only=json-v1)
+and the JUnit report (ctest --output-junit). Shared by the fail-first check, the progress report,
+the grade report and the reliability scripts.
+
+A test whose program is not built stays registered: ctest reports it as not run, "Unable to
+find executable: <program>" (JUnit status="notrun"); here its status is "not built"."""
 
 from __future__ import annotations
 
@@ -15,6 +18,14 @@ from pathlib import Path
 _ASSERTION = re.compile(r"(^|\n)[^\n]*:(\d+: )?Failure\n")
 _GTEST_FAILED = re.compile(r"\[  FAILED  \] ")
 _SKIP_REASON = re.compile(r"Skipped\n(.*?)\n\[  SKIPPED \]", re.S)
+# ctest's words for a test whose program does not exist (3.25 to 4.x).
+_NO_EXECUTABLE = re.compile(r"(?:Unable|Could not) (?:to )?find executable:?\s*(\S*)", re.I)
+
+PASS = "pass"
+SKIP = "skip"
+ASSERTION = "assertion"
+CRASH = "crash"  # a crash, a timeout, an exit without an assertion, not run for another reason
+NOT_BUILT = "not built"  # its program does not exist
 
 
 class ResultError(Exception):
@@ -27,6 +38,13 @@ class TestInfo:
 
     name: str
     labels: list[str] = field(default_factory=list)
+    command: list[str] = field(default_factory=list)
+    built: bool | None = None  # False: ctest finds no program for it; None: the list does not say
+
+    @property
+    def program(self) -> str:
+        """The file name of the test's program (lesson03_student_cpu), or ''."""
+        return Path(self.command[0]).name if self.command else ""
 
 
 @dataclass
@@ -34,14 +52,15 @@ class TestResult:
     """One test's outcome, read from a JUnit report."""
 
     name: str
-    status: str  # "pass", "skip", "assertion", "crash" (crash, timeout, not run, ...)
+    status: str  # PASS, SKIP, ASSERTION, CRASH or NOT_BUILT
     output: str = ""
     reason: str = ""  # the skip reason, or why a failure is not an assertion failure
     labels: list[str] = field(default_factory=list)  # from the report, where ctest records them
+    program: str = ""  # for NOT_BUILT: the program that is not built
 
     @property
     def passed(self) -> bool:
-        return self.status == "pass"
+        return self.status == PASS
 
 
 def list_tests(build_dir: Path, ctest: str = "ctest") -> dict[str, TestInfo]:
@@ -50,31 +69,51 @@ def list_tests(build_dir: Path, ctest: str = "ctest") -> dict[str, TestInfo]:
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise ResultError(f"ctest could not list the tests of {build_dir}: {proc.stderr.strip()}")
-    data = json.loads(proc.stdout)
+    try:
+        data = json.loads(proc.stdout)
+    except ValueError as e:
+        raise ResultError(f"ctest's test list of {build_dir} is not JSON ({e})") from None
     tests = {}
     for t in data.get("tests", []):
         labels: list[str] = []
         for prop in t.get("properties", []):
             if prop.get("name") == "LABELS":
                 labels = list(prop.get("value", []))
-        tests[t["name"]] = TestInfo(t["name"], labels)
+        command = list(t.get("command") or [])
+        # ctest's list names the program it found; it leaves "command" out for a test whose
+        # program does not exist (a recorded list without backtraces says nothing either way).
+        built = True if command else (False if "backtrace" in t else None)
+        tests[t["name"]] = TestInfo(t["name"], labels, command, built)
     return tests
+
+
+def missing_program(message: str, output: str) -> str | None:
+    """For a test ctest did not run because its program does not exist, the program's file
+    name ('' if ctest does not name it); None otherwise."""
+    for text in (output, message):
+        m = _NO_EXECUTABLE.search(text or "")
+        if m:
+            return Path(m.group(1)).name if m.group(1) else ""
+    return None
 
 
 def classify(status: str, failure_message: str, output: str) -> tuple[str, str]:
     """Turns a JUnit test case into (status, reason)."""
     if status == "run":
-        return "pass", ""
+        return PASS, ""
     if status in ("notrun", "disabled"):
         m = _SKIP_REASON.search(output)
         if m:
-            return "skip", m.group(1).strip()
-        return "crash", f"not run ({failure_message or 'no executable?'})"
+            return SKIP, m.group(1).strip()
+        program = missing_program(failure_message, output)
+        if program is not None:
+            return NOT_BUILT, f"{program or 'its program'} is not built"
+        return CRASH, f"not run ({failure_message or 'no message'})"
     if _ASSERTION.search(output) and _GTEST_FAILED.search(output):
-        return "assertion", ""
+        return ASSERTION, ""
     if "Timeout" in failure_message or not output.strip():
-        return "crash", f"timeout or no output ({failure_message or 'no message'})"
-    return "crash", f"ended without a test assertion ({failure_message or 'crash or exit'})"
+        return CRASH, f"timeout or no output ({failure_message or 'no message'})"
+    return CRASH, f"ended without a test assertion ({failure_message or 'crash or exit'})"
 
 
 def read_junit(path: Path) -> dict[str, TestResult]:
@@ -105,6 +144,8 @@ def read_junit(path: Path) -> dict[str, TestResult]:
         message = ""
         if failure is not None:
             message = failure.get("message", "") or ""
+        elif skipped is not None:
+            message = skipped.get("message", "") or ""
         out_el = case.find("system-out")
         output = out_el.text if out_el is not None and out_el.text else ""
         kind, reason = classify(status, message, output)
@@ -112,18 +153,22 @@ def read_junit(path: Path) -> dict[str, TestResult]:
         for prop in case.iter("property"):
             if prop.get("name") == "cmake_labels" and prop.get("value"):
                 labels = prop.get("value", "").split(";")
-        results[name] = TestResult(name, kind, output, reason, labels)
+        program = missing_program(message, output) if kind == NOT_BUILT else ""
+        results[name] = TestResult(name, kind, output, reason, labels, program or "")
     if root.tag not in ("testsuite", "testsuites"):
         raise ResultError(f"{path}: root element <{root.tag}> is not a JUnit test suite")
     return results
 
 
 def run_ctest(build_dir: Path, junit: Path, label_regexes: list[str], jobs: int = 1,
-              ctest: str = "ctest", extra: list[str] | None = None) -> int:
-    """Runs ctest with every label regex required (ctest ANDs repeated -L), writing JUnit."""
+              ctest: str = "ctest", extra: list[str] | None = None, quiet: bool = True) -> int:
+    """Runs ctest with every label regex required (ctest ANDs repeated -L), writing JUnit;
+    quiet: nothing on the terminal, else ctest's own lines and the output of failed tests."""
     cmd = [ctest, "--test-dir", str(build_dir), "--output-junit", str(junit.resolve()),
            "-j", str(jobs)]
     for regex in label_regexes:
         cmd += ["-L", regex]
     cmd += extra or []
-    return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    if quiet:
+        return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    return subprocess.run(cmd + ["--output-on-failure"]).returncode

@@ -15,46 +15,32 @@ Exit status: 0 when the course is sound, 1 with a list of violations, 2 for bad 
 
 from __future__ import annotations
 
-import argparse
-import os
-import shutil
-import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from course_cli import Parser, jobs_option  # noqa: E402
+from course_model import ROLES, TREES, Build, role_of  # noqa: E402
 from ctest_results import ResultError, list_tests, read_junit, run_ctest  # noqa: E402
-
-TREES = ("student", "solution")
-ROLES = ("exercise", "guard")
-
-
-def have_gpu() -> tuple[bool, str]:
-    smi = shutil.which("nvidia-smi")
-    if not smi:
-        return False, "nvidia-smi not found (no NVIDIA driver)"
-    proc = subprocess.run([smi, "-L"], capture_output=True, text=True)
-    if proc.returncode != 0 or "GPU" not in proc.stdout:
-        return False, (proc.stderr or proc.stdout).strip() or "nvidia-smi lists no GPU"
-    return True, proc.stdout.strip().splitlines()[0]
+import machine  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = Parser(prog="fail_first", description=__doc__.split("\n\n")[0])
     ap.add_argument("--build-dir", required=True, type=Path)
     ap.add_argument("--mode", choices=("cpu", "gpu"), required=True)
     ap.add_argument("--lesson", help="only this lesson label, e.g. lesson03")
     ap.add_argument("--junit", type=Path, help="read this JUnit report instead of running ctest")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    jobs_option(ap)
     args = ap.parse_args(argv)
 
-    if not (args.build_dir / "CTestTestfile.cmake").is_file():
+    if not Build(args.build_dir).configured:
         print(f"fail-first: {args.build_dir} is not a configured build folder", file=sys.stderr)
         return 2
     if args.mode == "gpu" and args.junit is None:
-        ok, why = have_gpu()
-        if not ok:
+        name, why = machine.gpu()
+        if name is None:
             print(f"fail-first (gpu): skipped: {why}")
             return 77
 
@@ -88,10 +74,9 @@ def main(argv: list[str]) -> int:
         info = tests.get(name)
         if info is None:
             continue
-        role = next((r for r in ROLES if r in info.labels), None)
         lesson = next((lab for lab in info.labels if lab.startswith("lesson")), "?")
         pairs[rest][tree] = res
-        meta[rest] = (lesson, role or "?")
+        meta[rest] = (lesson, role_of(info.labels) or "?")
 
     violations: list[str] = []
     per_lesson: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))

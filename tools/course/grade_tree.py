@@ -21,13 +21,16 @@ from pathlib import Path
 from typing import List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from course_tree import STUDENT_FILE_PATTERN, CourseError, Parser, find_lessons  # noqa: E402
+from course_cli import Parser, print_lines, run_main  # noqa: E402
+from course_model import STUDENT_FILE_PATTERN, CourseError, find_lessons  # noqa: E402
 
 PROG = "grade_tree"
 
 
 def overlay(student: Path, course: Path) -> List[str]:
     """Copies the student's files onto the course checkout; returns what it did, one line each."""
+    if student.resolve() == course.resolve():
+        raise CourseError("--student and --course must be two different checkouts")
     if not (student / "lessons").is_dir():
         raise CourseError(f"{student} has no lessons/ folder: is it the student's repository?")
     done = []
@@ -58,15 +61,7 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--course", type=Path, required=True,
                     help="the course at the pinned commit (changed in place)")
     args = ap.parse_args(argv)
-    try:
-        if args.student.resolve() == args.course.resolve():
-            raise CourseError("--student and --course must be two different checkouts")
-        for line in overlay(args.student, args.course):
-            print(line)
-    except CourseError as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        return 2
-    return 0
+    return run_main(PROG, lambda: print_lines(overlay(args.student, args.course)), error_status=2)
 
 
 if __name__ == "__main__":

@@ -6,35 +6,32 @@ commit is tagged starters-v1 (what `course.py reset` restores from).
   python3 tools/course/make_student_repo.py --out ../bank-conflicts-student
 
 Left out: solutions/, .ci/, .github/workflows/ci.yml, and the presets and workflows that build
-the solutions (ci, solutions, gpu-check). Push the result to a new repository and make it a
-template (GitHub Classroom) or share it as it is. Exit status: 0 done, 1 when it cannot (the
-reason in one line), 2 for bad usage.
+the solutions (ci, solutions, gpu-check). Its README.md is its own, written from
+tools/course/templates/student-README.md.in with the course README's prerequisites, student
+loop and lesson table. Push the result to a new repository and make it a template (GitHub
+Classroom) or share it as it is. Exit status: 0 done, 1 when it cannot (the reason in one
+line), 2 for bad usage.
 """
 
 from __future__ import annotations
 
 import io
 import json
-import subprocess
+import re
 import sys
 import tarfile
 from pathlib import Path
 from typing import List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from course_tree import ROOT, CourseError, Parser  # noqa: E402
+from course_cli import Parser, print_lines, run_main  # noqa: E402
+from course_model import ROOT, CourseError, find_lessons  # noqa: E402
+import lesson_table  # noqa: E402
+from starters import FIRST_TAG, git  # noqa: E402
+import templates  # noqa: E402
 
 PROG = "make_student_repo"
 LEFT_OUT = ("solutions", ".ci", ".github/workflows/ci.yml")
-TAG = "starters-v1"
-
-
-def git(cwd: Path, *argv: str, check: bool = True, binary: bool = False) -> subprocess.CompletedProcess:
-    proc = subprocess.run(["git", "-C", str(cwd), *argv], capture_output=True, text=not binary)
-    if check and proc.returncode != 0:
-        err = proc.stderr if not binary else proc.stderr.decode(errors="replace")
-        raise CourseError(f"git {' '.join(argv[:2])} failed: {err.strip().splitlines()[-1] if err.strip() else proc.returncode}")
-    return proc
 
 
 def left_out(path: str) -> bool:
@@ -77,21 +74,47 @@ def student_presets(text: str) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
-def make(source: Path, out: Path, ref: str, use_git: bool) -> List[str]:
-    top = git(source, "rev-parse", "--show-toplevel", check=False)
-    if top.returncode != 0:
-        raise CourseError(f"{source} is not a git repository")
-    commit = git(source, "rev-parse", "--verify", f"{ref}^{{commit}}", check=False)
+def markdown_section(text: str, heading: str) -> str:
+    """The body of a `## heading` section, without its heading."""
+    m = re.search(rf"^## {re.escape(heading)}\s*\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    if not m:
+        raise CourseError(f"README.md has no '## {heading}' section to give the student README")
+    return m.group(1).strip("\n")
+
+
+def student_readme(out: Path, sha: str) -> str:
+    """The student repository's README: the template, with the course README's prerequisites,
+    student loop and lesson table."""
+    course = (out / "README.md").read_text(encoding="utf-8")
+    lessons = find_lessons(out)
+    table = lesson_table.render(lessons, lesson_table.teaches(course))
+    return templates.render("student-README.md.in", {
+        "COMMIT": sha[:10],
+        "PREREQUISITES": markdown_section(course, "Prerequisites"),
+        "STUDENT_LOOP": markdown_section(course, "The student loop"),
+        "LESSON_TABLE": "\n".join(table)}, {})
+
+
+def export(source: Path, out: Path, ref: str) -> str:
+    """Exports the course at `ref` into `out` (new or empty); returns the commit."""
+    top = git(source, "rev-parse", "--show-toplevel")
+    if top.returncode != 0 or Path(top.stdout.strip()).resolve() != source.resolve():
+        raise CourseError(f"{source} is not a git repository (the course's own checkout)")
+    commit = git(source, "rev-parse", "--verify", f"{ref}^{{commit}}")
     if commit.returncode != 0:
         raise CourseError(f"{ref}: no such commit in {source}")
-    sha = commit.stdout.strip()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise CourseError(f"{out} exists and is not an empty folder")
-    archive = git(source, "archive", "--format=tar", sha, binary=True)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise CourseError(f"cannot create {out}: {e.strerror or e}") from None
+    return commit.stdout.strip()
+
+
+def make(source: Path, out: Path, ref: str, use_git: bool) -> List[str]:
+    sha = export(source, out, ref)
+    archive = git(source, "archive", "--format=tar", sha, check=True, binary=True)
     dropped = set()
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         members = []
@@ -109,16 +132,20 @@ def make(source: Path, out: Path, ref: str, use_git: bool) -> List[str]:
     presets = out / "CMakePresets.json"
     if presets.is_file():
         presets.write_text(student_presets(presets.read_text()))
-    done = [f"exported {sha[:10]} to {out} without {', '.join(sorted(dropped)) or 'nothing'}"]
+    (out / "README.md").write_text(student_readme(out, sha), encoding="utf-8")
+    done = [f"exported {sha[:10]} to {out} without {', '.join(sorted(dropped)) or 'nothing'}",
+            "wrote its own README.md (tools/course/templates/student-README.md.in)"]
     if use_git:
-        git(out, "init", "-q")
+        git(out, "init", "-q", check=True)
         ident = []
-        if not git(out, "config", "user.email", check=False).stdout.strip():
+        if not git(out, "config", "user.email").stdout.strip():
             ident = ["-c", "user.name=Course", "-c", "user.email=course@localhost"]
-        git(out, "add", "-A")
-        git(out, *ident, "commit", "-q", "-m", f"Starter code (course commit {sha[:10]})")
-        git(out, *ident, "tag", "-a", TAG, "-m", f"The starters as shipped (course commit {sha})")
-        done.append(f"made a git repository with one commit, tagged {TAG}")
+        git(out, "add", "-A", check=True)
+        git(out, *ident, "commit", "-q", "-m", f"Starter code (course commit {sha[:10]})",
+            check=True)
+        git(out, *ident, "tag", "-a", FIRST_TAG, "-m",
+            f"The starters as shipped (course commit {sha})", check=True)
+        done.append(f"made a git repository with one commit, tagged {FIRST_TAG}")
     return done
 
 
@@ -129,13 +156,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--ref", default="HEAD", help="the course commit to ship (default: HEAD)")
     ap.add_argument("--no-git", action="store_true", help="only export the files")
     args = ap.parse_args(argv)
-    try:
-        for line in make(args.source, args.out, args.ref, not args.no_git):
-            print(line)
-    except CourseError as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        return 1
-    return 0
+    return run_main(PROG, lambda: print_lines(make(args.source, args.out, args.ref,
+                                                   not args.no_git)))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,12 @@
 """The student's progress: per lesson, CPU and GPU tests passed, why GPU tests were skipped, a
-status, and what to do next. Read from ctest's test list (labels) and its JUnit report.
+status, and what to do next. Read from ctest's test list (labels) and its JUnit report, and from
+the build of each lesson.
 
-Used by `course.py progress` (the table) and `course.py watch` (one lesson's line).
+A lesson is done only when its GPU exercise tests passed: the kernel was checked on a GPU.
+Where every CPU test passes and the GPU tests could not run, the lesson's CPU part passes but
+its kernel is not checked, and it does not count as finished.
+
+Used by `course.py progress` (the table) and `course.py test` / `watch` (one lesson's line).
 """
 
 from __future__ import annotations
@@ -11,14 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from course_tree import Lesson, not_built_lesson, split_test_name
-from ctest_results import TestInfo, TestResult
+from course_model import Lesson, LessonBuild, kind_of, role_of, split_test_name
+from ctest_results import NOT_BUILT as RESULT_NOT_BUILT, SKIP, TestInfo, TestResult
 
 MEASUREMENT_PREFIXES = ("[kit-slowdown]", "[kit-counters]")
 _FAILURE_AT = re.compile(r"^(?:.*/)?([^/\s]+:\d+): Failure$", re.M)
 
 DONE = "done"
-DONE_CPU = "done on CPU (GPU not run)"
+CPU_ONLY = "CPU part passes \u2014 kernel not checked on a GPU"
 IN_PROGRESS = "in progress"
 NOT_STARTED = "not started"
 NO_BUILD = "does not build"
@@ -57,9 +62,11 @@ class LessonProgress:
     gpu_passed: int = 0
     gpu_total: int = 0
     gpu_skipped: int = 0
+    gpu_exercises: int = 0
+    gpu_exercises_passed: int = 0
     exercise_passed: int = 0
     not_built: List[str] = field(default_factory=list)  # test programs that are not built
-    build_error: str = ""  # the compiler's first error, when a build of the lesson failed
+    build: Optional[LessonBuild] = None  # this run's build of the lesson, if it built it
     skip_reasons: List[str] = field(default_factory=list)  # distinct, in order
     failing: List[str] = field(default_factory=list)  # short test names
     measured: List[str] = field(default_factory=list)  # "Test.Name: measurement"
@@ -67,6 +74,16 @@ class LessonProgress:
     @property
     def total(self) -> int:
         return self.cpu_total + self.gpu_total
+
+    @property
+    def build_error(self) -> str:
+        """The compiler's first error when this run's build of the lesson failed, else ''."""
+        return (self.build.error or "see its build log") if self.build and self.build.failed else ""
+
+    @property
+    def gpu_failed(self) -> int:
+        """GPU tests that neither passed nor were skipped (failed, crashed, or no result)."""
+        return self.gpu_total - self.gpu_passed - self.gpu_skipped
 
     @property
     def status(self) -> str:
@@ -77,68 +94,77 @@ class LessonProgress:
         if self.total == 0:
             return NO_TESTS
         cpu_done = self.cpu_passed == self.cpu_total
-        if cpu_done and self.gpu_passed == self.gpu_total:
-            return DONE
-        if cpu_done and self.gpu_skipped and self.gpu_passed + self.gpu_skipped == self.gpu_total:
-            return DONE_CPU
+        if cpu_done and self.gpu_failed == 0:
+            if self.gpu_exercises_passed == self.gpu_exercises:
+                return DONE
+            return CPU_ONLY
         if self.exercise_passed == 0:
             return NOT_STARTED
         return IN_PROGRESS
 
     @property
     def finished(self) -> bool:
-        return self.status in (DONE, DONE_CPU)
+        return self.status == DONE
+
+    @property
+    def counted(self) -> bool:
+        """Whether its test counts mean anything (they are stale or absent otherwise)."""
+        return not (self.build_error or self.not_built)
+
+    def add(self, name: str, info: Optional[TestInfo], res: Optional[TestResult]) -> None:
+        """Counts one registered test (res None: it has no result, so it did not pass)."""
+        labels = (info.labels if info else []) or (res.labels if res else [])
+        passed = res is not None and res.passed
+        skipped = res is not None and res.status == SKIP
+        exercise = role_of(labels) != "guard"
+        if kind_of(labels) == "gpu":
+            self.gpu_total += 1
+            self.gpu_passed += passed
+            self.gpu_exercises += exercise
+            self.gpu_exercises_passed += passed and exercise
+            if skipped:
+                self.gpu_skipped += 1
+                if res.reason not in self.skip_reasons:
+                    self.skip_reasons.append(res.reason)
+        else:
+            self.cpu_total += 1
+            self.cpu_passed += passed
+        self.exercise_passed += passed and exercise
+        if not passed and not skipped:
+            self.failing.append(name)
+        if res is not None:
+            self.measured += [f"{name}: {m}" for m in measurements(res.output)]
 
 
-def _kind(info: Optional[TestInfo], result: Optional[TestResult]) -> str:
-    labels = (info.labels if info else []) or (result.labels if result else [])
-    return "gpu" if "gpu" in labels else "cpu"
-
-
-def _role(info: Optional[TestInfo], result: Optional[TestResult]) -> str:
-    labels = (info.labels if info else []) or (result.labels if result else [])
-    return "guard" if "guard" in labels else "exercise"
+def _program_not_built(info: Optional[TestInfo], res: Optional[TestResult]) -> str:
+    """The program of a test that is not built, or ''."""
+    if res is not None and res.status == RESULT_NOT_BUILT:
+        return res.program or (info.program if info else "") or "a test program"
+    if res is None and info is not None and info.built is False:
+        return "a test program"
+    return ""
 
 
 def summarize(lessons: List[Lesson], tests: Dict[str, TestInfo],
               results: Dict[str, TestResult], tree: str = "student",
-              build_status: Optional[dict] = None) -> List[LessonProgress]:
+              builds: Optional[Dict[str, LessonBuild]] = None) -> List[LessonProgress]:
     """One LessonProgress per lesson, from the registered tests and the results that ran.
-    A registered test with no result counts as not passed. build_status: build_lessons.py's
-    record of which lessons did not compile."""
-    by_label = {lesson.label: LessonProgress(lesson) for lesson in lessons}
-    for label, status in (build_status or {}).items():
-        if label in by_label and status.get("status") == "did not build":
-            by_label[label].build_error = status.get("error") or "see its build log"
-    names = list(tests) + [n for n in results if n not in tests]
-    for name in names:
-        lesson_label = not_built_lesson(name)
-        if lesson_label:
-            if lesson_label in by_label and f"_{tree}_" in name:
-                by_label[lesson_label].not_built.append(name[: -len("_NOT_BUILT")])
+    A registered test with no result counts as not passed. builds: this run's build of each
+    lesson, by label."""
+    by_label = {lesson.label: LessonProgress(lesson, build=(builds or {}).get(lesson.label))
+                for lesson in lessons}
+    for full in list(tests) + [n for n in results if n not in tests]:
+        parts = split_test_name(full)
+        if not parts or parts.tree != tree or parts.label not in by_label:
             continue
-        parts = split_test_name(name)
-        if not parts or parts[0] != tree or parts[1] not in by_label:
+        p = by_label[parts.label]
+        info, res = tests.get(full), results.get(full)
+        program = _program_not_built(info, res)
+        if program:
+            if program not in p.not_built:
+                p.not_built.append(program)
             continue
-        p = by_label[parts[1]]
-        info, res = tests.get(name), results.get(name)
-        passed = res is not None and res.passed
-        if _kind(info, res) == "gpu":
-            p.gpu_total += 1
-            p.gpu_passed += passed
-            if res is not None and res.status == "skip":
-                p.gpu_skipped += 1
-                if res.reason not in p.skip_reasons:
-                    p.skip_reasons.append(res.reason)
-        else:
-            p.cpu_total += 1
-            p.cpu_passed += passed
-        if passed and _role(info, res) == "exercise":
-            p.exercise_passed += 1
-        if not passed and not (res is not None and res.status == "skip"):
-            p.failing.append(parts[2])
-        if res is not None:
-            p.measured += [f"{parts[2]}: {m}" for m in measurements(res.output)]
+        p.add(parts.name, info, res)
     return [by_label[lesson.label] for lesson in lessons]
 
 
@@ -154,8 +180,14 @@ class Table:
             self.reasons.append(reason)
         return f"[{self.reasons.index(reason) + 1}]"
 
+    @staticmethod
+    def cpu_cell(p: LessonProgress) -> str:
+        if not p.counted:
+            return "-"
+        return f"{p.cpu_passed}/{p.cpu_total}" if p.cpu_total else "none"
+
     def gpu_cell(self, p: LessonProgress) -> str:
-        if p.not_built:
+        if not p.counted:
             return "-"
         if p.gpu_total == 0:
             return "none"
@@ -169,8 +201,8 @@ class Table:
     def render(self) -> str:
         rows = [("#", "Lesson", "CPU tests", "GPU tests", "Status")]
         for p in self.progress:
-            cpu = "-" if p.not_built else (f"{p.cpu_passed}/{p.cpu_total}" if p.cpu_total else "none")
-            rows.append((p.lesson.number, p.lesson.title, cpu, self.gpu_cell(p), p.status))
+            rows.append((p.lesson.number, p.lesson.title, self.cpu_cell(p), self.gpu_cell(p),
+                         p.status))
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         lines = []
         for i, row in enumerate(rows):
@@ -182,62 +214,89 @@ class Table:
         return "\n".join(lines)
 
 
+def uses_preset(build_dir: Path, source_dir: Path) -> bool:
+    """Whether the build folder is the `student` preset's, so commands can name the preset."""
+    return build_dir.resolve() == (source_dir / "build" / "student").resolve()
+
+
+def build_command(target: str, build_dir: Path, source_dir: Path) -> str:
+    if uses_preset(build_dir, source_dir):
+        return f"cmake --build --preset student --target {target}"
+    return f"cmake --build {build_dir} --target {target}"
+
+
 def commands_for(lesson: Lesson, build_dir: Path, source_dir: Path) -> str:
     """The command that rebuilds a lesson and runs its tests, as the student would type it."""
-    if build_dir.resolve() == (source_dir / "build" / "student").resolve():
-        return f"cmake --build --preset student && ctest --preset student -L {lesson.label}"
-    return (f"cmake --build {build_dir} --target {lesson.label} && "
-            f"ctest --test-dir {build_dir} -L {lesson.label}")
+    test = (f"ctest --preset student -L {lesson.label}" if uses_preset(build_dir, source_dir)
+            else f"ctest --test-dir {build_dir} -L {lesson.label}")
+    return f"{build_command(lesson.label, build_dir, source_dir)} && {test}"
+
+
+def next_lesson(progress: List[LessonProgress]) -> Optional[LessonProgress]:
+    """The lesson to work on: the first that is neither done nor waiting for a GPU; else the
+    first waiting for a GPU; None when every lesson is done."""
+    todo = [p for p in progress if p.status not in (DONE, CPU_ONLY)]
+    waiting = [p for p in progress if p.status == CPU_ONLY]
+    return (todo or waiting or [None])[0]
+
+
+def _build_step(p: LessonProgress, build_dir: Path, source_dir: Path) -> List[str]:
+    lesson = p.lesson
+    files = ", ".join(f"{lesson.rel_dir}/{f.name}" for f in lesson.student_files())
+    build = build_command(lesson.label, build_dir, source_dir)
+    if p.status == NOT_BUILT:
+        return [f"Next: lesson {lesson.number} ({lesson.title}) is not built yet: run "
+                f"`{build}` (if it does not compile, the compiler's message says where to "
+                f"look in {files or lesson.rel_dir})."]
+    log = f" (the whole log: {p.build.log})" if p.build and p.build.log else ""
+    return [f"Next: lesson {lesson.number} ({lesson.title}) does not build: run `{build}` "
+            f"to see the compiler's message, and fix {files or lesson.rel_dir}.",
+            f"First error: {p.build_error}{log}"]
+
+
+def _edit_step(p: LessonProgress, build_dir: Path, source_dir: Path) -> List[str]:
+    lesson = p.lesson
+    todos = {f: n for f, n in lesson.todo_counts().items() if n}
+    if todos:
+        target = min(todos, key=lambda f: (f.suffix != ".hpp", f.name))
+        what = (f"edit {lesson.rel_dir}/{target.name} ({todos[target]} TODO"
+                f"{'s' if todos[target] != 1 else ''} left)")
+    else:
+        files = [f.name for f in lesson.student_files()]
+        what = f"edit {lesson.rel_dir}/" + (" or ".join(files) if files else "")
+    readme = f"read {lesson.rel_dir}/README.md, " if lesson.readme.is_file() else ""
+    run = commands_for(lesson, build_dir, source_dir)
+    first = f"Next: lesson {lesson.number} ({lesson.title}): {readme}{what}, then run `{run}`."
+    second = []
+    if p.failing:
+        more = f" and {len(p.failing) - 1} more" if len(p.failing) > 1 else ""
+        second.append(f"Failing now: {p.failing[0]}{more}.")
+    second.append(f"Stuck? `python3 tools/course/course.py hint {lesson.number}` gives the "
+                  f"next hint.")
+    return [first, " ".join(second)]
 
 
 def next_step(progress: List[LessonProgress], build_dir: Path, source_dir: Path) -> List[str]:
     """What to do next: one line (which lesson, which file, which command), and a second with
     the first failing test and the hint command."""
-    for p in progress:
-        if p.finished:
-            continue
-        lesson = p.lesson
-        run = commands_for(lesson, build_dir, source_dir)
-        if p.status in (NO_BUILD, NOT_BUILT):
-            files = ", ".join(f"{lesson.rel_dir}/{f.name}" for f in lesson.student_files())
-            build = (f"cmake --build --preset student --target {lesson.label}"
-                     if "&& ctest --preset" in run else
-                     f"cmake --build {build_dir} --target {lesson.label}")
-            if p.status == NOT_BUILT:
-                return [f"Next: lesson {lesson.number} ({lesson.title}) is not built yet: run "
-                        f"`{build}` (if it does not compile, the compiler's message says where to "
-                        f"look in {files or lesson.rel_dir})."]
-            return [f"Next: lesson {lesson.number} ({lesson.title}) does not build: run `{build}` "
-                    f"to see the compiler's message, and fix {files or lesson.rel_dir}.",
-                    f"First error: {p.build_error}"]
-        if p.status == NO_TESTS:
-            again = ("cmake --workflow --preset student" if "--preset" in run else
-                     f"cmake {build_dir} && cmake --build {build_dir}")
-            return [f"Next: lesson {lesson.number} ({lesson.title}) has no tests in this build "
-                    f"yet: configure and build again with `{again}`."]
-        todos = {f: n for f, n in lesson.todo_counts().items() if n}
-        if todos:
-            target = min(todos, key=lambda f: (f.suffix != ".hpp", f.name))
-            what = f"edit {lesson.rel_dir}/{target.name} ({todos[target]} TODO" \
-                   f"{'s' if todos[target] != 1 else ''} left)"
-        else:
-            files = [f.name for f in lesson.student_files()]
-            what = f"edit {lesson.rel_dir}/" + (" or ".join(files) if files else "")
-        readme = f"read {lesson.rel_dir}/README.md, " if lesson.readme.is_file() else ""
-        first = f"Next: lesson {lesson.number} ({lesson.title}): {readme}{what}, then run `{run}`."
-        second = []
-        if p.failing:
-            more = f" and {len(p.failing) - 1} more" if len(p.failing) > 1 else ""
-            second.append(f"Failing now: {p.failing[0]}{more}.")
-        second.append(f"Stuck? `python3 tools/course/course.py hint {lesson.number}` gives the "
-                      f"next hint.")
-        return [first, " ".join(second)]
-    if any(p.status == DONE_CPU for p in progress):
-        return ["Next: every lesson passes its CPU tests; the GPU tests did not run here. On a "
-                "machine with an NVIDIA GPU, run `cmake --workflow --preset student` to check them."]
-    if not progress:
-        return ["There are no lessons in this course yet."]
-    return ["Every lesson passes every test, GPU included. Well done."]
+    p = next_lesson(progress)
+    if p is None:
+        if not progress:
+            return ["There are no lessons in this course yet."]
+        return ["Every lesson passes every test, GPU included. Well done."]
+    if p.status in (NO_BUILD, NOT_BUILT):
+        return _build_step(p, build_dir, source_dir)
+    if p.status == NO_TESTS:
+        again = ("cmake --workflow --preset student" if uses_preset(build_dir, source_dir) else
+                 f"cmake {build_dir} && cmake --build {build_dir}")
+        return [f"Next: lesson {p.lesson.number} ({p.lesson.title}) has no tests in this build "
+                f"yet: configure and build again with `{again}`."]
+    if p.status == CPU_ONLY:
+        waiting = ", ".join(q.lesson.number for q in progress if q.status == CPU_ONLY)
+        return [f"Next: the CPU part of every lesson passes, but the kernels of lessons {waiting} "
+                f"are not checked on a GPU here, so they are not finished. On a machine with an "
+                f"NVIDIA GPU, run `cmake --workflow --preset student` to check them."]
+    return _edit_step(p, build_dir, source_dir)
 
 
 def render_measurements(progress: List[LessonProgress], limit: int = 6) -> List[str]:
@@ -253,3 +312,9 @@ def render_measurements(progress: List[LessonProgress], limit: int = 6) -> List[
         if len(slowdowns) > limit:
             lines.append(f"  ... and {len(slowdowns) - limit} more")
     return lines
+
+
+def verdict(p: LessonProgress, table: Table) -> str:
+    """One lesson's line after `course.py test` or `watch`."""
+    return (f"Lesson {p.lesson.number}: CPU {Table.cpu_cell(p)}, GPU {table.gpu_cell(p)}: "
+            f"{p.status}")

@@ -140,7 +140,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 def pages_to_open(root: str):
     """(title, file) of every page the check opens: main page, lessons, docs pages, API."""
     pages = [("main page", "index.html")]
-    pages += [(f"lesson {l.number}", f"{l.page}.html") for l in lessons(root)]
+    pages += [(f"lesson {l.number}", f"{l.label}.html") for l in lessons(root)]
     for doc in markdown_documents(root):
         m = re.fullmatch(r"docs/([A-Za-z0-9_]+)\.md", doc)
         if m and m.group(1) != "mainpage":
@@ -254,7 +254,7 @@ def main(argv=None) -> int:
                     opened.append(f"{name} ({file}): {len(state['images'])} pictures, "
                                   f"screenshot {shot}")
                 if file == "index.html" and state is not None:
-                    want = [f"{l.page}.html" for l in lessons(args.root)]
+                    want = [f"{l.label}.html" for l in lessons(args.root)]
                     got = [h for h in state["links"] if h in want]
                     if list(dict.fromkeys(got)) != want:
                         problems.append(f"main page: lesson links {got}, want {want} in order")

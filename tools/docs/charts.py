@@ -4,7 +4,7 @@ maps. Two panels: wavefronts per request (model line, counter points) and the sl
 stride 1 (model line, measured points), both on log2 axes."""
 
 import math
-from typing import List, Optional, Tuple
+from typing import List, Tuple
 
 from measurements import Sweep
 

@@ -1,12 +1,19 @@
-"""What the docs tools share: where things are in the repository, the lessons, the two
-manifests (docs/pictures.txt, docs/measured.txt) and a Markdown scanner that knows which text is
-code (links and markers inside code are left alone)."""
+"""What the docs tools share: where things are in the repository, the lessons (from the course
+model, tools/course/course_model.py), the two manifests (docs/pictures.txt, docs/measured.txt)
+and a Markdown scanner that knows which text is code (links and markers inside code are left
+alone)."""
 
 import os
 import re
 import shlex
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterator, List, Optional, Tuple
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "course"))
+import course_model  # noqa: E402
 
 PICTURES_MANIFEST = "docs/pictures.txt"
 MEASURED_MANIFEST = "docs/measured.txt"
@@ -21,37 +28,24 @@ def repo_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-@dataclass
-class Lesson:
-    number: str  # "01"
-    folder: str  # "lessons/01_no_conflict" (from the repository root)
-    readme: str  # "lessons/01_no_conflict/README.md"
-    title: str  # the README's first heading, or the folder name
-
-    @property
-    def page(self) -> str:
-        return "lesson" + self.number
+def course_lessons(root: str) -> List[course_model.Lesson]:
+    """Every lessons/NN_topic folder, in order ([] when there is no lessons/ folder)."""
+    try:
+        return course_model.find_lessons(Path(root))
+    except course_model.CourseError:
+        return []
 
 
-def lessons(root: str) -> List[Lesson]:
-    """Every lessons/NN_topic folder that has a README.md, in order."""
-    found = []
-    base = os.path.join(root, "lessons")
-    for name in sorted(os.listdir(base)) if os.path.isdir(base) else []:
-        m = LESSON_DIR.match(name)
-        readme = os.path.join(base, name, "README.md")
-        if m and os.path.isfile(readme):
-            with open(readme, encoding="utf-8") as f:
-                first = f.readline().strip()
-            title = first[2:].strip() if first.startswith("# ") else name
-            found.append(Lesson(m.group(1), f"lessons/{name}", f"lessons/{name}/README.md", title))
-    return found
+def lessons(root: str) -> List[course_model.Lesson]:
+    """Every lesson that has a README.md, in order: the site's lesson pages (page `lessonNN`,
+    its label)."""
+    return [lesson for lesson in course_lessons(root) if lesson.readme.is_file()]
 
 
 def markdown_documents(root: str) -> List[str]:
     """The Markdown files the site is made of (and that may hold generated blocks): the lesson
     READMEs in order, then docs/*.md."""
-    docs = [l.readme for l in lessons(root)]
+    docs = [lesson.rel_readme for lesson in lessons(root)]
     base = os.path.join(root, "docs")
     docs += [f"docs/{n}" for n in sorted(os.listdir(base)) if n.endswith(".md")] \
         if os.path.isdir(base) else []

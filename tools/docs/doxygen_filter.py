@@ -32,8 +32,8 @@ HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(\{#[^}]*\})?\s*$")
 def page_of(root: str, doc: str):
     """The page name of a Markdown file of the site, or None."""
     for lesson in lessons(root):
-        if lesson.readme == doc:
-            return lesson.page
+        if lesson.rel_readme == doc:
+            return lesson.label
     if doc == "docs/mainpage.md":
         return "index"
     m = re.fullmatch(r"docs/([A-Za-z0-9_]+)\.md", doc)
@@ -76,8 +76,8 @@ def lesson_list(root: str, subpages: bool) -> list:
     if not found:
         return ["No lesson has a README yet."]
     if subpages:
-        return [f"{n}. \\subpage {l.page}" for n, l in enumerate(found, 1)]
-    return [f"{n}. [{l.title}](@ref {l.page})" for n, l in enumerate(found, 1)]
+        return [f"{n}. \\subpage {l.label}" for n, l in enumerate(found, 1)]
+    return [f"{n}. [{l.heading}](@ref {l.label})" for n, l in enumerate(found, 1)]
 
 
 def gallery(root: str) -> list:

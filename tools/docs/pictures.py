@@ -114,14 +114,14 @@ def check(root: str, bank_map: str) -> List[str]:
                 problems.append(f"{pic.path}: differs from what is drawn now "
                                 f"(manifest line {pic.line})")
     for lesson in lessons(root):
-        with open(os.path.join(root, lesson.readme), encoding="utf-8") as f:
+        with open(lesson.readme, encoding="utf-8") as f:
             text = f.read()
         for target in images_of(text):
             if is_external(target):
                 continue
-            path = resolve(lesson.readme, target)
+            path = resolve(lesson.rel_readme, target)
             if not os.path.isfile(os.path.join(root, path)):
-                problems.append(f"{lesson.readme}: uses '{target}', which does not exist"
+                problems.append(f"{lesson.rel_readme}: uses '{target}', which does not exist"
                                 + ("" if path in listed else
                                    f" (add '{path} <bank-map arguments>' to {PICTURES_MANIFEST})"))
     for svg in sorted(glob.glob(os.path.join(root, "lessons", "*", "images", "*.svg"))):

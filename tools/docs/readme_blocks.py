@@ -11,6 +11,10 @@
     ```
     <!-- /snippet -->
 
+    <!-- lesson-table -->                the course README's table of the lessons: number and
+    ...                                  title from each lesson's README, what it teaches kept
+    <!-- /lesson-table -->               (tools/course/lesson_table.py)
+
     readme_blocks.py write     rewrite every block from its source
     readme_blocks.py check     fail, naming each stale block, if a write would change a file
 
@@ -24,8 +28,10 @@ import sys
 import textwrap
 from typing import List, Tuple
 
-from docs_common import (MEASURED_MANIFEST, DocsError, markdown_documents, measured_items,
-                         pictures, repo_root)
+from docs_common import (MEASURED_MANIFEST, DocsError, course_lessons, markdown_documents,
+                         measured_items, pictures, repo_root)
+from course_model import CourseError  # noqa: E402  (docs_common puts tools/course on the path)
+import lesson_table  # noqa: E402
 from measurements import plain_table, read_measurement, read_sweep, table
 
 OPEN = re.compile(r"^<!--\s*(measured|snippet):(\S+)\s*-->\s*$")
@@ -128,10 +134,32 @@ def render(root: str, doc: str, text: str, items) -> str:
     return "\n".join(out)
 
 
+def sync_lesson_table(root: str, write: bool) -> List[str]:
+    """The lesson table of README.md: one problem line per stale lesson (check), or a line when
+    the table was rewritten (write). Nothing when the course has no README.md."""
+    path = os.path.join(root, "README.md")
+    if not os.path.isfile(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        old = f.read()
+    lessons = course_lessons(root)
+    try:
+        if not write:
+            return lesson_table.problems(old, lessons)
+        new = lesson_table.rewrite(old, lessons)
+    except CourseError as e:
+        raise DocsError(str(e))
+    if new == old:
+        return []
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(new)
+    return ["README.md: lesson table rewritten"]
+
+
 def sync(root: str, write: bool) -> List[str]:
     """Returns one problem line per stale block (check) or per rewritten file (write)."""
     items = measured_items(root)
-    reports = []
+    reports = sync_lesson_table(root, write)
     for doc in markdown_documents(root):
         path = os.path.join(root, doc)
         with open(path, encoding="utf-8") as f:

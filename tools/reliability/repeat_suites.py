@@ -10,14 +10,14 @@ Exit status: 0 with no failure, 1 with any, 2 for bad usage, 77 without a GPU.
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "course"))
-from ctest_results import ResultError, read_junit, run_ctest  # noqa: E402
+from ctest_results import ASSERTION, CRASH, NOT_BUILT, SKIP, ResultError, read_junit, run_ctest  # noqa: E402
+import machine  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
@@ -35,7 +35,7 @@ def main(argv: list[str]) -> int:
     if not (args.build_dir / "CTestTestfile.cmake").is_file():
         print(f"repeat_suites: {args.build_dir} is not a configured build folder", file=sys.stderr)
         return 2
-    if not shutil.which("nvidia-smi"):
+    if machine.gpu()[0] is None:
         print("repeat_suites: skipped: no GPU")
         return 77
 
@@ -59,9 +59,9 @@ def main(argv: list[str]) -> int:
                 print(f"repeat_suites: {e}", file=sys.stderr)
                 return 1
             passed = sum(r.passed for r in results.values())
-            failed = [n for n, r in results.items() if r.status in ("assertion", "crash")]
-            incon = sum(r.status == "skip" and "Inconclusive" in r.reason for r in results.values())
-            other = sum(r.status == "skip" for r in results.values()) - incon
+            failed = [n for n, r in results.items() if r.status in (ASSERTION, CRASH, NOT_BUILT)]
+            incon = sum(r.status == SKIP and "Inconclusive" in r.reason for r in results.values())
+            other = sum(r.status == SKIP for r in results.values()) - incon
             failures += len(failed)
             print(f"{i:>4} {passed:>7} {len(failed):>7} {incon:>13} {other:>12} {secs:>8.1f}",
                   flush=True)

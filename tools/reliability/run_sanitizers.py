@@ -13,7 +13,6 @@ Exit status: 0 when every program is clean under every tool, 1 otherwise, 2 for 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -21,6 +20,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "course"))
+from ctest_results import list_tests  # noqa: E402
+import machine  # noqa: E402
 
 TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
 
@@ -35,17 +38,14 @@ RACECHECK_EXCLUDE = {
 
 
 def gpu_programs(build_dir: Path, trees: list[str]) -> list[Path]:
-    """The test programs behind every GPU-labelled test of the given trees (and the kit)."""
-    out = subprocess.run(["ctest", "--test-dir", str(build_dir), "--show-only=json-v1"],
-                         capture_output=True, text=True, check=True).stdout
+    """The test programs behind every GPU-labelled test of the given trees (and the kit): each
+    program once, whole (every test of it), not test by test."""
     programs: list[Path] = []
-    for t in json.loads(out).get("tests", []):
-        labels = next((p["value"] for p in t.get("properties", []) if p["name"] == "LABELS"), [])
-        if "gpu" not in labels or not any(x in labels for x in trees + ["kit"]):
+    for t in list_tests(build_dir).values():
+        if "gpu" not in t.labels or not any(x in t.labels for x in trees + ["kit"]):
             continue
-        cmd = t.get("command") or []
-        if cmd and Path(cmd[0]) not in programs:
-            programs.append(Path(cmd[0]))
+        if t.command and Path(t.command[0]) not in programs:
+            programs.append(Path(t.command[0]))
     return programs
 
 
@@ -69,8 +69,7 @@ def main(argv: list[str]) -> int:
     if not Path(sanitizer).exists():
         print("run_sanitizers: skipped: compute-sanitizer not found")
         return 77
-    if not shutil.which("nvidia-smi") or subprocess.run(["nvidia-smi", "-L"],
-                                                        capture_output=True).returncode != 0:
+    if machine.gpu()[0] is None:
         print("run_sanitizers: skipped: no GPU")
         return 77
 

@@ -30,31 +30,45 @@ README_01 = textwrap.dedent("""\
 
     ## Hints
 
-    ### Hint 1
-    A bank holds 4 bytes.
-
-    ### Hint 2
-    The reversed block is `out[t] = in[count - 1 - t]`.
-
-    ### Hint 3
-    `stage_slot(t) = t`.
+    Graded hints, one at a time: `python3 tools/course/course.py hint 01`. They are in
+    [hints.md](hints.md).
 
     ## What you should see
     Numbers.
+    """)
+
+HINTS_01 = textwrap.dedent("""\
+    # Lesson 01: hints
+
+    ## Hint 1
+    A bank holds 4 bytes.
+
+    ## Hint 2
+    The reversed block is `out[t] = in[count - 1 - t]`.
+
+    ## Hint 3
+    `stage_slot(t) = t`.
     """)
 
 EXERCISE_HPP = "// starter\nint a = 0; // TODO\nint b = 0; // TODO\n"
 EXERCISE_CU = "// starter kernel\n"
 
 
-def make_course(root: Path, lessons: Optional[Dict[str, str]] = None) -> Path:
-    """A course tree with lessons/NN_topic/{README.md, exercise.hpp, exercise.cu, demo.hpp}."""
-    lessons = lessons if lessons is not None else {"01_no_conflict": README_01}
+def make_course(root: Path, lessons: Optional[Dict[str, str]] = None,
+                hints: Optional[Dict[str, str]] = None) -> Path:
+    """A course tree with lessons/NN_topic/{README.md, hints.md, exercise.hpp, exercise.cu,
+    demo.hpp}. By default one lesson, 01_no_conflict, with README_01 and HINTS_01; a lesson
+    given with no README (None) has neither file unless `hints` gives it one."""
+    if lessons is None:
+        lessons = {"01_no_conflict": README_01}
+        hints = {"01_no_conflict": HINTS_01} if hints is None else hints
     for folder, readme in lessons.items():
         d = root / "lessons" / folder
         d.mkdir(parents=True)
         if readme is not None:
             (d / "README.md").write_text(readme)
+        if (hints or {}).get(folder) is not None:
+            (d / "hints.md").write_text(hints[folder])
         (d / "exercise.hpp").write_text(EXERCISE_HPP)
         (d / "exercise.cu").write_text(EXERCISE_CU)
         (d / "demo.hpp").write_text("// demo\n")
@@ -190,6 +204,14 @@ def junit_case(name: str, status: str = "run", labels: str = "", output: str = "
 def junit_file(path: Path, cases: List[str]) -> Path:
     path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="(empty)" '
                     f'tests="{len(cases)}">\n' + "".join(cases) + "</testsuite>\n")
+    return path
+
+
+def test_list(path: Path, tests: Dict[str, str]) -> Path:
+    """A `ctest --show-only=json-v1` list: test name -> its labels ("a;b")."""
+    path.write_text(json.dumps({"kind": "ctestInfo", "version": {"major": 1, "minor": 0}, "tests": [
+        {"name": name, "properties": [{"name": "LABELS", "value": labels.split(";")}]}
+        for name, labels in tests.items()]}))
     return path
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import unittest
-from pathlib import Path
 
 from course_testing import (FIXTURES, ToolTest, have_yaml, junit_case, junit_file, make_build,
                             make_course, passing_output, skipped_output)
@@ -138,24 +137,31 @@ class GradeReport(ToolTest):
         self.assertEqual(self.score()["total"], {"score": 10.0, "max": 10.0, "percent": 100.0})
 
     def test_programs_that_did_not_build_score_zero(self):
+        # ctest reports each test of a program that is not built as not run, "Unable to find
+        # executable": every such test scores 0, "did not build".
         proc = self.grade(junit=("junit-not-built.xml",))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         data = self.score()
         self.assertEqual(data["total"]["score"], 0)
         lesson = data["lessons"]["lesson01"]
-        self.assertEqual(lesson["tests"], 8)
-        test = data["tests"]["lesson01/lesson01_student_cpu_exercise_banks_test (test program)"]
-        self.assertEqual(test["status"], "did not build")
-        self.assertIn("| 0 / 10 | 0 / 8 | 0 | 0 | 8 |", self.md.read_text())
+        self.assertEqual(lesson["tests"], 15)
+        test = data["tests"]["lesson01/Banks.BankOfMatchesTheModel"]
+        self.assertEqual((test["status"], test["detail"]), ("did not build",
+                                                            "lesson01_student_cpu is not built"))
+        gpu = data["tests"]["lesson01/ReverseBlocks.MatchesTheCpuOnRandomData"]
+        self.assertEqual(gpu["detail"], "lesson01_student_gpu is not built")
+        self.assertIn("| 0 / 10 | 0 / 15 | 0 | 0 | 15 |", self.md.read_text())
 
     def test_the_build_folder_finds_what_did_not_run_or_build(self):
-        # ctest -L student leaves out the placeholders of programs that did not build: the
-        # build folder's test list brings them back.
+        # A report without the lesson's tests: the build folder's test list brings them back,
+        # and says which have no program (ctest's list names no command for them).
         build = make_build(self.tmp / "build", self.source)
         self.env["FAKE_CTEST_LIST"] = str(FIXTURES / "tests-not-built.json")
         proc = self.grade("--build-dir", build, junit=("junit-kit-h200.xml",))
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(self.score()["lessons"]["lesson01"]["tests"], 8)
+        self.assertEqual(self.score()["lessons"]["lesson01"]["tests"], 15)
+        self.assertEqual(self.score()["tests"]["lesson01/Banks.BankOfMatchesTheModel"]["status"],
+                         "did not build")
         # A registered test missing from the report scores 0, "not run".
         self.env["FAKE_CTEST_LIST"] = str(FIXTURES / "tests-student-nogpu.json")
         one = junit_file(self.tmp / "one.xml", [junit_case(
@@ -341,7 +347,8 @@ class LessonStep(ToolTest):
         self.env["FAKE_CTEST_LIST"] = str(FIXTURES / "tests-not-built.json")
         proc = self.lesson()
         self.assertEqual(proc.returncode, 1)
-        self.assertIn("did not build  lesson01_student_cpu_exercise_banks_test (test program)", proc.stdout)
+        self.assertIn("did not build  Banks.BankOfMatchesTheModel: its test program is not built",
+                      proc.stdout)
 
     def test_errors(self):
         self.assertOneLineError(self.run_tool("grade.py", "lesson", "01", "--build-dir", self.tmp / "x",

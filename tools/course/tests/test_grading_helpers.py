@@ -6,7 +6,6 @@ three together with the grade report."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import unittest
@@ -51,7 +50,7 @@ class BuildLessons(ToolTest):
         self.assertOneLineError(self.run_tool("build_lessons.py", "--build-dir", self.tmp / "no"), 2,
                                 "cmake --preset grade")
         self.assertOneLineError(self.run_tool("build_lessons.py", "--build-dir", self.build, "-j", "x"),
-                                2, "--jobs x")
+                                2, "--jobs/-j: 'x' is not a whole number")
         self.assertOneLineError(self.run_tool("build_lessons.py", "--build-dir", self.build,
                                               "--lessons", "07"), 2, "there is no lesson 07")
         self.assertOneLineError(self.run_tool("build_lessons.py"), 2, "--build-dir")

@@ -1,7 +1,8 @@
 """The documented hidden-tests example: laid out like tests/, and picked up by a build that the
-`grade` preset points at it (COURSE_HIDDEN_TESTS -> COURSE_EXTRA_TESTS_DIR), as programs of
-their own with the `hidden` label. The build configured here is a tiny one: the course with only
-the lessons the example covers."""
+`grade` preset points at it (COURSE_HIDDEN_TESTS -> COURSE_EXTRA_TESTS_DIR): each of its tests
+registered as student/lessonNN/hidden/<Suite.Name>, with the lesson's labels plus `hidden`, run
+by a program of their own (lessonNN_student_hidden_cpu), not by the lesson's. The build
+configured here is a tiny one: the course with only the lessons the example covers."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ import unittest
 from pathlib import Path
 
 from course_testing import ROOT
-from course_tree import find_lessons
+from course_model import find_lessons
+from ctest_results import list_tests
 
 EXAMPLE = ROOT / "docs" / "examples" / "hidden-tests"
 NAME = re.compile(r"^(cpu|gpu|perf)_(exercise|guard)_.+_test\.(cpp|cu)$")
+TEST = re.compile(r"^\s*TEST(?:_F)?\(\s*(\w+)\s*,\s*(\w+)\s*\)", re.M)
 
 
 class Layout(unittest.TestCase):
@@ -74,20 +77,32 @@ class PickedUp(unittest.TestCase):
         cache = (self.build / "CMakeCache.txt").read_text()
         self.assertIn(f"COURSE_EXTRA_TESTS_DIR:PATH={EXAMPLE}", cache)
 
-    def test_each_is_a_program_of_its_own_labelled_hidden(self):
+    def test_each_test_is_registered_labelled_hidden(self):
         self.assertEqual(self.configure.returncode, 0)
-        listed = subprocess.run([self.ctest, "--test-dir", str(self.build), "-N"],
-                                capture_output=True, text=True).stdout
+        listed = list_tests(self.build, self.ctest)
         for folder in (p for p in EXAMPLE.iterdir() if p.is_dir()):
             number = folder.name[:2]
             for source in folder.iterdir():
-                program = f"lesson{number}_student_hidden_{source.stem}"
+                kind, role = NAME.match(source.name).group(1, 2)
+                for suite, case in TEST.findall(source.read_text()):
+                    name = f"student/lesson{number}/hidden/{suite}.{case}"
+                    with self.subTest(test=name):
+                        self.assertIn(name, listed)
+                        labels = set(listed[name].labels)
+                        self.assertLessEqual({f"lesson{number}", "student", role, "hidden"}, labels)
+                        self.assertIn("gpu" if kind != "cpu" else "cpu", labels)
+                        # Before the build, ctest finds no program for it: "not built".
+                        self.assertIs(listed[name].built, False)
+
+    def test_they_have_a_program_of_their_own(self):
+        self.assertEqual(self.configure.returncode, 0)
+        for folder in (p for p in EXAMPLE.iterdir() if p.is_dir()):
+            kinds = {"cpu" if NAME.match(s.name).group(1) == "cpu" else "gpu" for s in folder.iterdir()}
+            for kind in kinds:
+                program = f"lesson{folder.name[:2]}_student_hidden_{kind}"
                 with self.subTest(program=program):
-                    # Before it is built, ctest knows the program by its placeholder.
-                    self.assertIn(f"{program}_NOT_BUILT", listed)
-                    labels = (self.build / "tests" / f"{program}_labels.cmake").read_text()
-                    self.assertIn(f"lesson{number};student;", labels)
-                    self.assertIn("hidden", labels)
+                    self.assertTrue(list(self.build.rglob(f"{program}.dir")),
+                                    f"no build target {program}")
 
     def test_the_tools_know_the_hidden_folder(self):
         import json

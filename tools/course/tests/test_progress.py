@@ -1,5 +1,7 @@
-"""course.py progress: the table (CPU, GPU or "skipped: <reason>", status), the next step, its
-error paths. Results come from recorded JUnit reports through a stand-in ctest."""
+"""course.py progress: each lesson built on its own first, then the table (CPU, GPU or
+"skipped: <reason>", status), the next step, its error paths. A lesson is done only when its GPU
+exercise tests passed. Results come from recorded JUnit reports through a stand-in ctest; the
+builds from a stand-in cmake."""
 
 from __future__ import annotations
 
@@ -8,6 +10,21 @@ import unittest
 
 from course_testing import (FIXTURES, ToolTest, junit_case, junit_file, make_build, make_course,
                             passing_output)
+
+CPU = "cpu;exercise;lesson01;student"
+GPU = "exercise;gpu;lesson01;student"
+GPU_GUARD = "gpu;guard;lesson01;student"
+NO_GPU = ("[ RUN      ] {0}\n/src/testing.cpp:1: Skipped\nno usable GPU: none here\n\n"
+          "[  SKIPPED ] {0} (0 ms)\n")
+
+
+def skipped_gpu(name: str, labels: str = GPU) -> str:
+    return junit_case(f"student/lesson01/{name}", status="notrun", labels=labels,
+                      output=NO_GPU.format(name), skipped="SKIP_REGULAR_EXPRESSION_MATCHED")
+
+
+def passed(name: str, labels: str) -> str:
+    return junit_case(f"student/lesson01/{name}", labels=labels, output=passing_output(name))
 
 
 class Progress(ToolTest):
@@ -85,41 +102,83 @@ class Progress(ToolTest):
         self.assertNotIn("wavefronts/request", proc.stdout)
         self.assertIn("Failing now: Banks.BankOfMatchesTheModel and 11 more.", proc.stdout)
 
-    def test_a_lesson_that_is_not_built(self):
-        proc = self.progress("junit-not-built.xml", "tests-not-built.json")
+    def test_each_lesson_is_built_on_its_own_first(self):
+        self.progress("junit-student-nogpu.xml", "tests-student-nogpu.json")
+        calls = self.calls()
+        build = next(i for i, c in enumerate(calls) if c.startswith("cmake --build"))
+        run = next(i for i, c in enumerate(calls) if "--output-junit" in c)
+        self.assertLess(build, run, calls)
+        self.assertIn(f"--build {self.build} --target lesson01", calls[build])
+        status = json.loads((self.build / "course" / "build-status.json").read_text())
+        self.assertEqual(status["lessons"]["lesson01"]["status"], "built")
+
+    def test_no_build_says_the_results_may_be_old(self):
+        proc = self.progress("junit-student-nogpu.xml", "tests-student-nogpu.json", "--no-build")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn("not built", self.row(proc.stdout, "01"))
+        self.assertFalse([c for c in self.calls() if c.startswith("cmake")])
+        self.assertIn("Not rebuilt (--no-build)", proc.stdout)
+
+    def test_a_lesson_that_is_not_built(self):
+        # Its tests stay registered; ctest finds no program for them ("Unable to find
+        # executable"). Seen with --no-build, before the first build.
+        proc = self.progress("junit-not-built.xml", "tests-not-built.json", "--no-build")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertRegex(self.row(proc.stdout, "01"), r"  -  +-  +not built$")
         self.assertIn("Next: lesson 01 (Banks, words and wavefronts) is not built yet: run "
                       f"`cmake --build {self.build} --target lesson01`", proc.stdout)
 
     def test_a_lesson_that_does_not_build_says_so(self):
-        # --build builds each lesson on its own first (here a stand-in cmake that fails).
+        # A stand-in cmake that fails for lesson01: its first error, and its old programs'
+        # results are not shown (its tests are not even run); lesson 02 still builds and runs.
+        make_course(self.tmp / "course2", {"01_no_conflict": None, "02_stride_two": None})
+        self.source = self.tmp / "course2"
+        self.build = make_build(self.tmp / "build2", self.source)
         self.env["FAKE_CMAKE_FAIL"] = "lesson01"
-        proc = self.progress("junit-not-built.xml", "tests-not-built.json", "--build")
+        proc = self.progress("junit-student-nogpu.xml", "tests-student-nogpu.json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn("does not build", self.row(proc.stdout, "01"))
-        self.assertIn("Next: lesson 01 (Banks, words and wavefronts) does not build", proc.stdout)
-        self.assertIn("First error: /src/lessons/exercise.cu(12): error: expected a ';'", proc.stdout)
+        self.assertRegex(self.row(proc.stdout, "01"), r"  -  +-  +does not build$")
+        self.assertIn("Next: lesson 01 (No conflict) does not build", proc.stdout)
+        self.assertIn("First error: /src/lessons/exercise.cu(12): error: expected a ';' (the "
+                      f"whole log: {self.build / 'course' / 'build-lesson01.log'})", proc.stdout)
+        targets = [c.split("--target ")[1].split()[0] for c in self.calls() if c.startswith("cmake")]
+        self.assertEqual(targets, ["lesson01", "lesson02"])
+        run = next(c for c in self.calls() if "--output-junit" in c)
+        self.assertIn("-LE ^(lesson01)$", run)
 
-    def test_done_and_done_on_cpu(self):
-        cpu = "cpu;exercise;lesson01;student"
-        gpu = "exercise;gpu;lesson01;student"
-        cases = [junit_case("student/lesson01/A.Cpu", labels=cpu, output=passing_output("A.Cpu")),
-                 junit_case("student/lesson01/B.Gpu", labels=gpu, output=passing_output("B.Gpu"))]
-        report = junit_file(self.tmp / "done.xml", cases)
-        proc = self.progress(str(report))
+    def test_done_when_the_gpu_exercise_tests_passed(self):
+        cases = [passed("A.Cpu", CPU), passed("B.Gpu", GPU)]
+        proc = self.progress(str(junit_file(self.tmp / "done.xml", cases)))
         self.assertIn("1/1", self.row(proc.stdout, "01"))
         self.assertRegex(self.row(proc.stdout, "01"), r"\bdone$")
         self.assertIn("Every lesson passes every test", proc.stdout)
+        # A GPU guard that could not run (e.g. too few warps per SM) does not hold it back.
+        cases.append(skipped_gpu("C.GpuGuard", GPU_GUARD))
+        proc = self.progress(str(junit_file(self.tmp / "done-guard-skipped.xml", cases)))
+        self.assertRegex(self.row(proc.stdout, "01"), r"\bdone$")
 
-        skipped = ("[ RUN      ] B.Gpu\n/src/testing.cpp:1: Skipped\nno usable GPU: none here\n\n"
-                   "[  SKIPPED ] B.Gpu (0 ms)\n")
-        cases[1] = junit_case("student/lesson01/B.Gpu", status="notrun", labels=gpu,
-                              output=skipped, skipped="SKIP_REGULAR_EXPRESSION_MATCHED")
-        report = junit_file(self.tmp / "cpu-done.xml", cases)
-        proc = self.progress(str(report))
-        self.assertIn("done on CPU (GPU not run)", self.row(proc.stdout, "01"))
+    def test_without_a_gpu_a_lesson_is_never_done(self):
+        # Every CPU test passes; the GPU exercise test is skipped: the kernel is unchecked.
+        cases = [passed("A.Cpu", CPU), skipped_gpu("B.Gpu")]
+        proc = self.progress(str(junit_file(self.tmp / "cpu-only.xml", cases)))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        row = self.row(proc.stdout, "01")
+        self.assertTrue(row.endswith("CPU part passes \u2014 kernel not checked on a GPU"), row)
+        self.assertNotRegex(proc.stdout, r"(?i)\bdone\b")
+        self.assertIn("are not checked on a GPU here, so they are not finished", proc.stdout)
         self.assertIn("On a machine with an NVIDIA GPU", proc.stdout)
+        state = json.loads((self.source / ".course" / "state.json").read_text())
+        self.assertEqual(state["last_progress"]["01"], "CPU part passes \u2014 kernel not checked "
+                                                       "on a GPU")
+
+    def test_the_cpu_only_lesson_gives_way_to_the_next(self):
+        make_course(self.tmp / "course2", {"01_no_conflict": None, "02_stride_two": None})
+        self.source = self.tmp / "course2"
+        self.build = make_build(self.tmp / "build2", self.source)
+        cases = [passed("A.Cpu", CPU), skipped_gpu("B.Gpu"),
+                 junit_case("student/lesson02/A.Cpu", labels=CPU.replace("01", "02"),
+                            status="fail", failure=True, output="crash")]
+        proc = self.progress(str(junit_file(self.tmp / "two.xml", cases)))
+        self.assertIn("Next: lesson 02", proc.stdout)
 
     def test_every_lesson_gets_a_row_even_without_results(self):
         make_course(self.tmp / "course2", {"01_no_conflict": None, "02_stride_two": None})
@@ -131,7 +190,7 @@ class Progress(ToolTest):
 
     def test_the_next_lesson_is_remembered_for_watch(self):
         self.progress("junit-student-nogpu.xml", "tests-student-nogpu.json")
-        state = json.loads((self.build / "course" / "state.json").read_text())
+        state = json.loads((self.source / ".course" / "state.json").read_text())
         self.assertEqual(state["next_lesson"], "01")
 
     def test_it_exits_0_whatever_the_status(self):
@@ -164,8 +223,12 @@ class ProgressErrors(ToolTest):
         self.assertOneLineError(self.run_tool("course.py"), 2)
         self.assertOneLineError(self.run_tool("course.py", "grade"), 2, "invalid choice")
 
-    def test_no_ctest(self):
+    def test_no_cmake_or_no_ctest(self):
         self.env["PATH"] = str(self.tmp / "empty-path")
+        proc = self.progress("--build-dir", self.build)
+        self.assertOneLineError(proc, 1, "cmake is not installed, or not on PATH")
+        (self.bin / "ctest").unlink()
+        self.env["PATH"] = str(self.bin)  # the stand-in cmake, no ctest
         proc = self.progress("--build-dir", self.build)
         self.assertOneLineError(proc, 1, "ctest is not installed, or not on PATH")
 

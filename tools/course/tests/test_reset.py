@@ -1,5 +1,6 @@
 """course.py reset: restores a lesson's exercise files as shipped (the starters-vN tag, else the
-repository's first commit; never plain HEAD), after asking; keeps a copy; its error paths."""
+repository's first commit; never plain HEAD), after asking; keeps a copy in the course's
+.course/ folder (outside build/); its error paths."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ class Reset(ToolTest):
         self.assertEqual(self.hpp.read_text(), EXERCISE_HPP)
         self.assertEqual(self.cu.read_text(), EXERCISE_CU)
         self.assertIn("from tag starters-v1", proc.stdout)
-        backups = list((self.build / "course" / "backup").glob("01_no_conflict-*/exercise.hpp"))
+        backups = list((self.repo / ".course" / "backup").glob("01_no_conflict-*/exercise.hpp"))
         self.assertEqual(len(backups), 1)
         self.assertEqual(backups[0].read_text(), "work in progress\n")
         # Only the exercise files: the demo and the index are untouched.
@@ -110,8 +111,7 @@ class Reset(ToolTest):
         self.assertOneLineError(proc, 1, "not a git repository")
 
     def test_an_unwritable_backup_folder(self):
-        self.build.mkdir()
-        (self.build / "course").write_text("a file where the tools' folder should be")
+        (self.repo / ".course").write_text("a file where the student's folder should be")
         proc = self.reset("01", "--yes")
         self.assertOneLineError(proc, 1, "nothing changed")
         self.assertEqual(self.hpp.read_text(), "work in progress\n")

@@ -1,17 +1,20 @@
 """make_student_repo.py: the student-facing repository (no solutions, no course CI, no presets
-that build the solutions), a fresh git repository tagged starters-v1 from which `reset` works;
-and it still configures with the student preset."""
+that build the solutions) with its own README, a fresh git repository tagged starters-v1 from
+which `reset` works; and it still configures with the student preset. The tests that make one
+need the course's own git checkout, and skip, saying so, without it (an exported course)."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import unittest
 from pathlib import Path
 
 from course_testing import ROOT, ToolTest, make_course
+from course_model import find_lessons
 from make_student_repo import student_presets
 
 
@@ -20,9 +23,20 @@ def git(repo, *args):
                           check=True, capture_output=True, text=True).stdout
 
 
-def in_git() -> bool:
-    return shutil.which("git") is not None and subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode == 0
+def why_not_a_checkout() -> str:
+    """'' when the course is a git checkout of its own with a commit; else why it is not."""
+    if shutil.which("git") is None:
+        return "git is not installed"
+    top = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--show-toplevel"],
+                         capture_output=True, text=True)
+    if top.returncode != 0 or Path(top.stdout.strip()).resolve() != ROOT.resolve():
+        return f"{ROOT} is not a git checkout of its own (a course exported without .git)"
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode:
+        return f"{ROOT} has no commit yet"
+    return ""
+
+
+NOT_A_CHECKOUT = why_not_a_checkout()
 
 
 class Presets(unittest.TestCase):
@@ -39,7 +53,7 @@ class Presets(unittest.TestCase):
         self.assertIn("student", names["workflowPresets"])
 
 
-@unittest.skipUnless(in_git(), "needs git and the course's git history")
+@unittest.skipIf(NOT_A_CHECKOUT, f"needs the course's git checkout: {NOT_A_CHECKOUT}")
 class StudentRepo(ToolTest):
     def make(self, *args: str):
         return self.run_tool("make_student_repo.py", "--out", self.tmp / "student", *args)
@@ -68,6 +82,24 @@ class StudentRepo(ToolTest):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("tag starters-v1", proc.stdout)
         self.assertEqual(exercise.read_text(), shipped)
+
+    def test_its_own_readme(self):
+        self.assertEqual(self.make("--no-git").returncode, 0)
+        out = self.tmp / "student"
+        readme = (out / "README.md").read_text()
+        self.assertIn("\ncmake --workflow --preset student\n", readme)
+        for gone in ("--preset ci", "gpu-check", "solutions/", "fail-first"):
+            self.assertNotIn(gone, readme)
+        self.assertNotRegex(readme, r"(?i)\bsolution", "the student repository has no solutions")
+        self.assertNotRegex(readme, r"@[A-Z_]+@", "a template value was left unfilled")
+        self.assertIn("python3 tools/course/course.py hint 01", readme)
+        for lesson in find_lessons(out):
+            self.assertIn(f"| {lesson.number} | [{lesson.title}]({lesson.rel_dir}/README.md) |",
+                          readme)
+        for target in re.findall(r"\]\(([^)#\s]+)", readme):
+            if "://" not in target:
+                self.assertTrue((out / target).exists(), f"README.md links to {target}, which the "
+                                                         f"student repository does not have")
 
     @unittest.skipUnless(shutil.which("cmake") and (shutil.which("nvcc") or Path("/usr/local/cuda/bin/nvcc").exists()),
                          "needs cmake and the CUDA toolkit to configure")

@@ -10,7 +10,8 @@ import threading
 import time
 import unittest
 
-from course_testing import FIXTURES, TOOLS, ToolTest, make_build, make_course
+from course_testing import (FIXTURES, TOOLS, ToolTest, junit_case, junit_file, make_build,
+                            make_course, passing_output, test_list)
 
 
 class Watch(ToolTest):
@@ -67,6 +68,16 @@ class Watch(ToolTest):
         self.assertIn("Lesson 01: CPU 1/9, GPU skipped: no usable GPU [1]: not started", proc.stdout)
         self.assertIn("Failing: Banks.BankOfMatchesTheModel and 7 more.", proc.stdout)
 
+    def test_cpu_builds_the_cpu_programs_and_runs_the_cpu_tests(self):
+        proc = self.run_tool("course.py", "--source-dir", self.source, "watch", "--build-dir",
+                             self.build, "01", "--once", "--cpu")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("--target lesson01-cpu", self.builds()[0])
+        run = [c for c in self.calls() if c.startswith("ctest") and "--output-junit" in c]
+        self.assertIn("-L ^lesson01$ -L ^student$ -L ^cpu$", run[0])
+        self.assertIn("Lesson 01, CPU part: 1/9 passed; the GPU tests were not run (--cpu).",
+                      proc.stdout)
+
     def test_a_lesson_that_does_not_build(self):
         self.env["FAKE_CMAKE_FAIL"] = "lesson01"
         proc = self.run_tool("course.py", "--source-dir", self.source, "watch", "--build-dir",
@@ -77,7 +88,8 @@ class Watch(ToolTest):
         self.assertFalse([c for c in self.calls() if c.startswith("ctest")])
 
     def test_the_next_lesson_by_default(self):
-        (self.build / "course" / "state.json").write_text('{"next_lesson": "02"}')
+        (self.source / ".course").mkdir()
+        (self.source / ".course" / "state.json").write_text('{"next_lesson": "02"}')
         proc = self.run_tool("course.py", "--source-dir", self.source, "watch", "--build-dir",
                              self.build, "--once")
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -120,6 +132,56 @@ class Watch(ToolTest):
         self.assertOneLineError(watch("--build-dir", self.build, "01", "--interval", "0"), 2, "out of range")
         self.assertOneLineError(watch("--build-dir", self.build, "99"), 1, "there is no lesson 99")
         self.assertOneLineError(watch("--build-dir", self.build, "one"), 2, "not a lesson number")
+
+
+class LessonTest(ToolTest):
+    """course.py test NN [--cpu]: build the lesson's target, run its tests, print the verdict."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.source = make_course(self.tmp / "course")
+        self.build = make_build(self.tmp / "build", self.source)
+
+    def lesson_test(self, junit, *args: str):
+        self.env["FAKE_CTEST_JUNIT"] = str(junit)
+        return self.run_tool("course.py", "--source-dir", self.source, "test", "--build-dir",
+                             self.build, "01", *args)
+
+    def test_failing_tests_exit_1(self):
+        self.env["FAKE_CTEST_LIST"] = str(FIXTURES / "tests-student-nogpu.json")
+        proc = self.lesson_test(FIXTURES / "junit-student-nogpu.xml")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("--target lesson01 ", self.calls()[0] + " ")
+        self.assertIn("Lesson 01: CPU 1/9, GPU skipped: no usable GPU [1]: not started", proc.stdout)
+
+    def test_the_cpu_part_passing_is_not_done(self):
+        cases = [junit_case("student/lesson01/A.Cpu", labels="cpu;exercise;lesson01;student",
+                            output=passing_output("A.Cpu"))]
+        # Both tests are registered; the --cpu run has a result for the CPU one only.
+        self.env["FAKE_CTEST_LIST"] = str(test_list(self.tmp / "list.json", {
+            "student/lesson01/A.Cpu": "cpu;exercise;lesson01;student",
+            "student/lesson01/B.Gpu": "exercise;gpu;lesson01;student"}))
+        proc = self.lesson_test(junit_file(self.tmp / "cpu.xml", cases[:1]), "--cpu")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("Lesson 01, CPU part: 1/1 passed; the GPU tests were not run (--cpu).",
+                      proc.stdout)
+        self.assertIn("The CPU part passes. `python3 tools/course/course.py test 01` builds the "
+                      "kernel and checks it on a GPU.", proc.stdout)
+        self.assertNotRegex(proc.stdout, r"(?i)\bdone\b")
+
+    def test_a_lesson_that_does_not_build_exits_1(self):
+        self.env["FAKE_CMAKE_FAIL"] = "lesson01-cpu"
+        proc = self.lesson_test(FIXTURES / "junit-student-nogpu.xml", "--cpu")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("Lesson 01 does not build: fix the error above and save.", proc.stdout)
+        self.assertFalse([c for c in self.calls() if c.startswith("ctest")])
+
+    def test_errors(self):
+        self.assertOneLineError(self.run_tool("course.py", "--source-dir", self.source, "test",
+                                              "--build-dir", self.tmp / "nowhere", "01"),
+                                1, "cmake --preset student")
+        self.assertOneLineError(self.run_tool("course.py", "--source-dir", self.source, "test"),
+                                2, "lesson")
 
 
 if __name__ == "__main__":

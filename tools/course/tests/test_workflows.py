@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 import unittest
 from pathlib import Path
 
 from course_testing import ROOT, have_yaml
-from course_tree import find_lessons
+from course_model import find_lessons
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 PRESET_KINDS = {  # how a command names a preset -> the CMakePresets.json list it must be in
@@ -138,6 +139,23 @@ class Workflows(unittest.TestCase):
         for label in labels:
             self.assertEqual(reporter[0]["env"][f"{label.upper()}_RESULTS"],
                              f"${{{{ steps.{label}.outputs.result }}}}")
+
+
+class ClassroomTemplate(unittest.TestCase):
+    def test_the_committed_workflow_is_what_the_template_gives_now(self):
+        import grade
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "classroom.yml"
+            self.assertEqual(grade.main(["classroom", "-o", str(out)]), 0)
+            self.assertEqual((WORKFLOWS / "classroom.yml").read_text(), out.read_text(),
+                             f"classroom.yml is stale: run `{REGENERATE}`")
+
+    def test_a_template_value_the_tool_does_not_give_is_an_error(self):
+        import templates
+        from course_model import CourseError
+        with self.assertRaises(CourseError) as e:
+            templates.render("classroom.yml.in", {}, {"lesson": []})
+        self.assertIn("no value for @RUNNERS@", str(e.exception))
 
 
 class Presets(unittest.TestCase):

@@ -1,0 +1,150 @@
+"""The student's loop on one lesson: build its targets, run its tests, print the verdict
+(`course.py test NN`), and do that again whenever its files change (`course.py watch NN`).
+
+`--cpu` builds only the lesson's CPU test programs (`lessonNN-cpu`: the host compiler, seconds)
+and runs its CPU tests; the verdict then says the GPU part was not run, never that the lesson is
+done."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import select
+import sys
+import time
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from course_model import Build, CourseError, Lesson
+from ctest_results import ResultError, list_tests, read_junit, run_ctest
+import progress_report as report
+
+
+def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False) -> bool:
+    """Builds the lesson (or its CPU part), runs its student tests and prints the verdict.
+    True when it built and no test failed (a skipped test is not a failure)."""
+    target = lesson.cpu_target if cpu_only else lesson.label
+    print(f"\n=== lesson {lesson.number} ({lesson.title}): building {target} "
+          f"({datetime.datetime.now():%H:%M:%S}) ===", flush=True)
+    if build.build_target(target, jobs, capture=False).returncode != 0:
+        print(f"\nLesson {lesson.number} does not build: fix the error above and save.", flush=True)
+        return False
+    junit = build.state_dir / f"test-{lesson.label}.xml"
+    try:
+        build.state_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CourseError(f"cannot write {build.state_dir}: {e.strerror or e}") from None
+    labels = [f"^{lesson.label}$", "^student$"] + (["^cpu$"] if cpu_only else [])
+    run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False)
+    try:
+        results = read_junit(junit)
+        tests = list_tests(build.dir)
+    except ResultError as e:
+        print(f"course: {e}", flush=True)
+        return False
+    if cpu_only:
+        gpu = {name for name, t in tests.items() if "gpu" in t.labels}
+        tests = {name: t for name, t in tests.items() if name not in gpu}
+        results = {name: r for name, r in results.items()
+                   if name not in gpu and "gpu" not in r.labels}
+    p = report.summarize([lesson], tests, results)[0]
+    print_verdict(p, cpu_only)
+    return p.counted and not p.failing
+
+
+def print_verdict(p: report.LessonProgress, cpu_only: bool) -> None:
+    table = report.Table([p])
+    number = p.lesson.number
+    if cpu_only:
+        print(f"\nLesson {number}, CPU part: {table.cpu_cell(p)} passed; the GPU tests were not "
+              f"run (--cpu).", flush=True)
+        if p.counted and not p.failing and p.cpu_total:
+            print(f"The CPU part passes. `python3 tools/course/course.py test {number}` builds "
+                  f"the kernel and checks it on a GPU.", flush=True)
+    else:
+        print(f"\n{report.verdict(p, table)}", flush=True)
+        for i, reason in enumerate(table.reasons):
+            print(f"[{i + 1}] {reason}")
+    if p.failing:
+        more = f" and {len(p.failing) - 1} more" if len(p.failing) > 1 else ""
+        print(f"Failing: {p.failing[0]}{more}.", flush=True)
+
+
+def snapshot(paths: List[Path]) -> Dict[str, tuple]:
+    """(modification time, size) of every file under the watched folders."""
+    seen = {}
+    for root in paths:
+        if not root.exists():
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+            for name in filenames:
+                if name.startswith(".") or name.endswith("~"):
+                    continue
+                p = os.path.join(dirpath, name)
+                try:
+                    st = os.stat(p)
+                except OSError:
+                    continue
+                seen[p] = (st.st_mtime_ns, st.st_size)
+    return seen
+
+
+def wait_for_key(timeout: float) -> Optional[str]:
+    """A line typed on stdin within `timeout` seconds; '' at end of input; None if none came."""
+    try:
+        ready, _, _ = select.select([sys.stdin], [], [], timeout)
+    except (OSError, ValueError):
+        time.sleep(timeout)
+        return None
+    if not ready:
+        return None
+    line = sys.stdin.readline()
+    return line if line else ""
+
+
+def changed_files(before: Dict[str, tuple], now: Dict[str, tuple], source_dir: Path) -> str:
+    changed = sorted(p for p in set(now) | set(before) if now.get(p) != before.get(p))
+    names = ", ".join(os.path.relpath(p, str(source_dir)) for p in changed[:3])
+    return names + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+
+
+def watch(build: Build, lesson: Lesson, jobs: int, cpu_only: bool, interval: float,
+          manual: bool) -> int:
+    """Reruns the lesson whenever its files change (or, manual, on Enter); q then Enter stops."""
+    watched = [lesson.dir, build.source_dir / "tests" / lesson.folder]
+
+    def rerun() -> Dict[str, tuple]:
+        run_lesson(build, lesson, jobs, cpu_only)
+        return snapshot(watched)
+
+    before = rerun()
+    if manual:
+        print(f"\nManual mode: press Enter to rebuild and rerun lesson {lesson.number}, "
+              f"q then Enter to stop.", flush=True)
+    else:
+        print(f"\nWatching {lesson.rel_dir}/ and tests/{lesson.folder}/ for changes "
+              f"(Enter: run now, q then Enter: stop).", flush=True)
+    stdin_open = True
+    try:
+        while True:
+            key = wait_for_key(interval) if stdin_open else (time.sleep(interval) or None)
+            if key == "":  # end of input
+                if manual:
+                    return 0
+                stdin_open = False
+            elif key is not None:
+                if key.strip().lower() in ("q", "quit", "exit"):
+                    return 0
+                before = rerun()
+                continue
+            if manual:
+                continue
+            now = snapshot(watched)
+            if now != before:
+                print(f"\nChanged: {changed_files(before, now, build.source_dir)}", flush=True)
+                time.sleep(min(0.3, interval))  # let the editor finish writing
+                before = rerun()
+    except KeyboardInterrupt:
+        print()
+        return 0
