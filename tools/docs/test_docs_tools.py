@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """CPU tests of the docs tools on small repositories made in a temporary folder: the README
-blocks (measured figures, code excerpts), the Doxygen filter, the pictures check and the charts.
-Also checks that the site's main page gives the README's commands."""
+blocks (measured figures, code excerpts, the course README's lesson table), the lesson pages'
+headings and hints, the Doxygen filter, the pictures check and the charts. Also checks that the
+site's main page gives the README's commands."""
 
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import textwrap
@@ -17,6 +17,7 @@ sys.path.insert(0, HERE)
 
 import docs_common  # noqa: E402
 import doxygen_filter  # noqa: E402
+import lesson_pages  # noqa: E402
 import pictures  # noqa: E402
 import readme_blocks  # noqa: E402
 from charts import chart  # noqa: E402
@@ -180,6 +181,122 @@ class ReadmeBlocks(unittest.TestCase):
                 readme_blocks.sync(tmp, write=False)
             self.assertIn("docs/measured.txt:1", str(e.exception))
             self.assertIn("no row for stride 9", str(e.exception))
+
+
+COURSE_README = """\
+# The course
+
+## Lessons
+
+<!-- lesson-table -->
+| # | lesson | what it teaches |
+|---|---|---|
+| 01 | [Old title](lessons/01_demo/README.md) | banks |
+<!-- /lesson-table -->
+
+## Tools
+"""
+
+
+class LessonTable(unittest.TestCase):
+    def test_check_names_each_stale_lesson_and_write_fixes_the_table(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp)
+            repo.write("README.md", COURSE_README)
+            problems = readme_blocks.sync_lesson_table(tmp, write=False)
+            self.assertEqual(len(problems), 2, problems)
+            self.assertIn("README.md: lesson 01: the lesson table says [Old title]"
+                          "(lessons/01_demo/README.md), its README is [A demo]", problems[0])
+            self.assertIn("README.md: lesson 02 (Next) is not in the lesson table", problems[1])
+            self.assertEqual(readme_blocks.sync_lesson_table(tmp, write=True),
+                             ["README.md: lesson table rewritten"])
+            text = repo.read("README.md")
+            self.assertIn("| 01 | [A demo](lessons/01_demo/README.md) | banks |\n"
+                          "| 02 | [Next](lessons/02_next/README.md) | (say what it teaches) |\n"
+                          "<!-- /lesson-table -->\n\n## Tools\n", text)
+            # What a new lesson teaches is the author's to write: the check asks for it.
+            self.assertEqual(readme_blocks.sync_lesson_table(tmp, write=False),
+                             ["README.md: lesson 02 (Next): say what it teaches in the lesson table"])
+            repo.write("README.md", text.replace("(say what it teaches)", "more"))
+            self.assertEqual(readme_blocks.sync_lesson_table(tmp, write=False), [])
+
+    def test_a_lesson_the_course_does_not_have_and_no_table(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp)
+            repo.write("README.md", COURSE_README.replace(
+                "| 01 | [Old title]", "| 01 | [A demo](lessons/01_demo/README.md) | banks |\n"
+                "| 02 | [Next](lessons/02_next/README.md) | more |\n| 09 | [Old title]"))
+            self.assertEqual(readme_blocks.sync_lesson_table(tmp, write=False),
+                             ["README.md: the lesson table lists lesson 09, which the course does "
+                              "not have; `python3 tools/docs/readme_blocks.py write` rewrites it"])
+            repo.write("README.md", "# The course\n")
+            with self.assertRaises(docs_common.DocsError) as e:
+                readme_blocks.sync(tmp, write=False)
+            self.assertIn("README.md has no lesson table", str(e.exception))
+
+
+LESSON_README = """\
+# Lesson 01: A demo
+
+## Goal
+## Background
+## Predict
+## Your task
+## Run the tests
+## Hints
+
+Take them one at a time: `python3 tools/course/course.py hint 01` (they are in
+[hints.md](hints.md)).
+
+## What you should see
+"""
+
+
+class LessonPages(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.root = self._tmp.name
+        self.repo = Repo(self.root)
+        self.repo.write("lessons/01_demo/README.md", LESSON_README)
+        self.repo.write("lessons/01_demo/hints.md", "# Lesson 01 hints\n\n## Hint 1\na nudge\n\n"
+                                                    "## Hint 2\nthe idea\n")
+        self.repo.write("lessons/02_next/README.md", LESSON_README.replace("01", "02"))
+        self.repo.write("lessons/02_next/hints.md", "## Hint 1\none\n## Hint 2\ntwo\n")
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def test_the_contract_passes(self):
+        self.assertEqual(lesson_pages.check(self.root), ([], []))
+        self.assertEqual(lesson_pages.main(["check", "--root", self.root]), 0)
+
+    def test_each_problem_is_named(self):
+        self.repo.write("lessons/01_demo/README.md", LESSON_README.replace(
+            "## Predict\n", "").replace("`python3 tools/course/course.py hint 01`", "below")
+            .replace("## What you should see", "### Hint 1\nthe answer\n\n## What you should see"))
+        self.repo.write("lessons/02_next/hints.md", "## Hint 1\none\n## Hint 3\nthree\n")
+        problems, old = lesson_pages.check(self.root)
+        self.assertEqual(old, [])
+        self.assertEqual(len(problems), 4, problems)
+        self.assertIn("lessons/01_demo/README.md: the '##' headings are", problems[0])
+        self.assertEqual("lessons/01_demo/README.md: '## Hints' holds hints; they belong in "
+                         "hints.md", problems[1])
+        self.assertIn("lessons/01_demo/README.md: '## Hints' should say how to take the hints",
+                      problems[2])
+        self.assertIn("lessons/02_next/hints.md: the hints are numbered [1, 3]", problems[3])
+        self.assertEqual(lesson_pages.main(["check", "--root", self.root]), 1)
+
+    def test_hints_in_the_readme_and_no_hints_file(self):
+        os.remove(os.path.join(self.root, "lessons/02_next/hints.md"))
+        problems, old = lesson_pages.check(self.root)
+        self.assertEqual(problems, ["lessons/02_next/hints.md: missing (the lesson's graded hints)"])
+        # The form before hints.md: named, and the check skips rather than fails.
+        self.repo.write("lessons/02_next/README.md", "# Lesson 02: Next\n\n## Hints\n\n"
+                                                     "### Hint 1\none\n### Hint 2\ntwo\n")
+        problems, old = lesson_pages.check(self.root)
+        self.assertEqual(problems, [])
+        self.assertIn("lessons/02_next: its hints are still in README.md", old[0])
+        self.assertEqual(lesson_pages.main(["check", "--root", self.root]), lesson_pages.SKIPPED)
 
 
 class Filter(unittest.TestCase):
