@@ -1,41 +1,24 @@
 #include <demo.hpp>
+#include <exercise.hpp>
+
+#include "internal.cuh"
 
 namespace lesson06 {
 namespace {
 
-template <class IndexFn>
-kit::Pattern pattern(const char* name, int elem_bytes, IndexFn index) {
-  kit::Pattern p;
-  p.name = name;
-  p.access.width = elem_bytes;
-  for (unsigned lane = 0; lane < kit::kWarpSize; ++lane) {
-    p.access.address[lane] = index(lane) * static_cast<unsigned>(elem_bytes); // index -> bytes
-  }
-  return p;
+/// transpose_half's kernel: every tile one half per shared access, through the half tile.
+__global__ void __launch_bounds__(kBlockThreads)
+    transpose_half_kernel(const __half* in, __half* out, int rows, int cols) {
+  __shared__ __align__(4) __half tile[kit::cosize<HalfTileLayout>()];
+  internal::move_tile_by_halves<HalfTileLayout>(tile, in, out, rows, cols,
+                                                static_cast<int>(blockIdx.y) * kTileDim,
+                                                static_cast<int>(blockIdx.x) * kTileDim);
 }
-
-constexpr int kHalfBytes = sizeof(__half);
-constexpr int kFloatBytes = sizeof(float);
 
 } // namespace
 
-kit::Pattern half_stride_one_demo() {
-  return pattern("half stride 1", kHalfBytes, half_stride_one_index);
-}
-kit::Pattern half_stride_two_demo() {
-  return pattern("half stride 2", kHalfBytes, half_stride_two_index);
-}
-kit::Pattern half_column_demo() {
-  return pattern("half column of a 32x32 tile", kHalfBytes, half_column_index);
-}
-kit::Pattern float_column_demo() {
-  return pattern("float column of a 32x32 tile", kFloatBytes, float_column_index);
-}
-kit::Pattern half_stride_64_demo() {
-  return pattern("half stride 64", kHalfBytes, half_stride_64_index);
-}
-kit::Pattern float_stride_one_demo() {
-  return pattern("float stride 1", kFloatBytes, float_stride_one_index);
+void transpose_half(const __half* in, __half* out, int rows, int cols, cudaStream_t stream) {
+  internal::launch(transpose_half_kernel, in, out, rows, cols, stream);
 }
 
 } // namespace lesson06

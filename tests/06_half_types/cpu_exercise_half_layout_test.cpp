@@ -1,12 +1,15 @@
-// Part 2 on the CPU: with your padding, every column of the half tile reads in one
+// Part 2 on the CPU: with your tile layout, every column of the half tile reads in one
 // wavefront, and every instruction of transpose_half costs the ideal of its width, ragged
 // edges included.
 #include <gtest/gtest.h>
+
+#include <utility>
 
 #include <exercise.hpp>
 
 #include "half_trace.hpp"
 #include "kit/bank_model.hpp"
+#include "kit/layout.hpp"
 
 namespace {
 
@@ -14,18 +17,17 @@ using lesson06::kTileDim;
 
 TEST(HalfLayout, EveryColumnReadIsOneWavefront) {
   for (int y = 0; y < kTileDim; ++y) {
-    kit::WarpAccess a;
-    a.width = sizeof(__half);
-    for (int x = 0; x < kit::kWarpSize; ++x) {
-      a.address[x] = static_cast<std::uint32_t>(lesson06::half_slot(x, y)) * sizeof(__half);
-    }
-    const kit::BankReport r = kit::analyze(a);
+    // Phase 2 of transpose_half: lane x reads element (x, y), a tile column.
+    const kit::BankReport r = kit::analyze(kit::warp_access(lesson06::HalfTileLayout{}, [&](int x) {
+      return kit::Coord{x, y};
+    }));
     ASSERT_TRUE(r.ok()) << kit::to_string(r.error);
     EXPECT_EQ(r.wavefronts, r.ideal)
         << "column " << y << " with kHalfPitch = " << lesson06::kHalfPitch << " costs "
         << r.wavefronts << " wavefronts: lanes 0, 1, 2 ask banks " << r.lanes[0].bank << ", "
-        << r.lanes[1].bank << ", " << r.lanes[2].bank << ". Try `bank-map --type half --stride "
-        << lesson06::kHalfPitch << "`.";
+        << r.lanes[1].bank << ", " << r.lanes[2].bank
+        << ". Draw it: `bank-map --type half --layout " << kTileDim << "x" << lesson06::kHalfPitch
+        << " --column " << y << "`.";
   }
 }
 

@@ -1,17 +1,18 @@
 // The given geometry stays sound whatever padding you pick, and the trap is caught before
 // any kernel runs: every pair access is 4-byte aligned (an odd kHalfPitch puts the pairs of
-// every odd tile row on odd halves, and a misaligned shared access is a fault), the 2 x 2
-// blocks and the output pairs cover the tile once, the pair path transposes a tile, and the
-// tile fits.
+// every odd tile row at odd offsets, and a misaligned shared access is a fault), the 2 x 2
+// blocks and the output pairs cover the tile once, the pair path transposes a tile, and only
+// even shapes move in pairs.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <vector>
 
+#include <demo.hpp>
 #include <exercise.hpp>
 
-#include "half_check.hpp"
 #include "half_trace.hpp"
-#include "kit/testing.hpp"
+#include "kit/matrix.hpp"
 
 namespace {
 
@@ -48,13 +49,15 @@ TEST(PairGeometry, BlocksAndOutputPairsCoverTheTileOnce) {
 }
 
 TEST(PairGeometry, PairPathTransposesATile) {
-  const std::vector<std::uint16_t> in =
-      lesson06::testing::random_halves(kTileDim * kTileDim, kit::testing::fresh_seed());
+  // Every element a different bit pattern: a value moved to the wrong place cannot pass.
+  std::vector<std::uint16_t> in(kTileDim * kTileDim);
+  for (std::size_t e = 0; e < in.size(); ++e) {
+    in[e] = static_cast<std::uint16_t>(0x8000u | e);
+  }
   const std::vector<std::uint16_t> out = lesson06::testing::emulate_pair_tile(in);
   for (int r = 0; r < kTileDim; ++r) {
     for (int c = 0; c < kTileDim; ++c) {
-      ASSERT_EQ(out[lesson06::matrix_index(c, r, kTileDim)],
-                in[lesson06::matrix_index(r, c, kTileDim)])
+      ASSERT_EQ(out[kit::matrix_index(c, r, kTileDim)], in[kit::matrix_index(r, c, kTileDim)])
           << "input (" << r << ", " << c << ")";
     }
   }

@@ -5,29 +5,23 @@
 
 #include <tuple>
 
+#include <demo.hpp>
 #include <exercise.hpp>
 
+#include "half_check.hpp"
 #include "half_trace.hpp"
-#include "kit/bank_model.hpp"
 #include "kit/buffer.hpp"
 #include "kit/testing.hpp"
 
 namespace {
 
-class Half2Counters : public kit::testing::CounterTest {};
+class Half2Counters : public lesson06::testing::TransposeCounterTest {};
 
 TEST_F(Half2Counters, EqualTheTraceOfThePairGeometry) {
   const auto misaligned = lesson06::testing::pair_misalignment();
   ASSERT_FALSE(misaligned.has_value()) << "not launched: " << *misaligned;
-  for (const auto& [rows, cols] :
-       {std::pair{256, 256}, std::pair{62, 34}, std::pair{1000, 778}, std::pair{31, 33}}) {
-    const std::size_t n = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
-    kit::DeviceBuffer<__half> in(n), out(n);
-    in.fill_bytes(0);
-    expect_counts("transpose_half2 " + std::to_string(rows) + " x " + std::to_string(cols),
-                  lesson06::testing::half2_trace(rows, cols),
-                  [&] { lesson06::transpose_half2(in.get(), out.get(), rows, cols, nullptr); });
-  }
+  expect_counts_of("transpose_half2", lesson06::transpose_half2,
+                   {{256, 256}, {62, 34}, {1000, 778}, {31, 33}}, lesson06::testing::half2_trace);
 }
 
 TEST_F(Half2Counters, FullTilesAreConflictFree) {

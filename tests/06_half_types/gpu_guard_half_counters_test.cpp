@@ -1,28 +1,21 @@
-// transpose_half on the GPU: the counters equal the trace built from half_slot and the tile
-// geometry, whatever padding you pick (the starter's 16-way column read included), ragged
-// edges included.
+// transpose_half on the GPU: the counters equal the trace built from the tile layout and the
+// kernel's geometry, whatever padding you pick (the starter's 16-way column read included),
+// ragged edges included.
 #include <gtest/gtest.h>
 
-#include <exercise.hpp>
+#include <demo.hpp>
 
+#include "half_check.hpp"
 #include "half_trace.hpp"
-#include "kit/buffer.hpp"
-#include "kit/testing.hpp"
 
 namespace {
 
-class HalfCounters : public kit::testing::CounterTest {};
+class HalfCounters : public lesson06::testing::TransposeCounterTest {};
 
 TEST_F(HalfCounters, EqualTheTrace) {
-  for (const auto& [rows, cols] : {std::pair{256, 256}, std::pair{1, 1}, std::pair{31, 33},
-                                   std::pair{1000, 777}, std::pair{1, 100}, std::pair{100, 1}}) {
-    const std::size_t n = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
-    kit::DeviceBuffer<__half> in(n), out(n);
-    in.fill_bytes(0);
-    expect_counts("transpose_half " + std::to_string(rows) + " x " + std::to_string(cols),
-                  lesson06::testing::half_trace(rows, cols),
-                  [&] { lesson06::transpose_half(in.get(), out.get(), rows, cols, nullptr); });
-  }
+  expect_counts_of("transpose_half", lesson06::transpose_half,
+                   {{256, 256}, {1, 1}, {31, 33}, {1000, 777}, {1, 100}, {100, 1}},
+                   lesson06::testing::half_trace);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // Half-precision matrices for the lesson's GPU tests: the shapes, fresh random bits, the CPU
-// reference and a comparison that names the first wrong element.
+// reference and a comparison that names the first wrong element; the counters of a transpose
+// held against its trace.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "kit/device.hpp"
 #include "kit/testing.hpp"
 #include "kit/testing_matrix.hpp"
+#include "kit/trace.hpp"
 
 namespace lesson06::testing {
 
@@ -74,5 +77,22 @@ inline void expect_transposes(const char* name, HalfMatrixOp op, std::uint64_t s
         << name << " on a " << s.name() << " matrix";
   }
 }
+
+/// A counter test of the lesson's transposes.
+class TransposeCounterTest : public kit::testing::CounterTest {
+protected:
+  /// Runs `op` on a rows x cols matrix of zeros, for each shape, and expects the counters to
+  /// equal `trace_of(rows, cols)`.
+  template <class TraceFn>
+  void expect_counts_of(const char* name, HalfMatrixOp op, std::initializer_list<Shape> shapes,
+                        TraceFn trace_of) {
+    for (const Shape s : shapes) {
+      kit::DeviceBuffer<__half> in(s.size()), out(s.size());
+      in.fill_bytes(0);
+      expect_counts(std::string(name) + " " + s.name(), trace_of(s.rows, s.cols),
+                    [&] { op(in.get(), out.get(), s.rows, s.cols, nullptr); });
+    }
+  }
+};
 
 } // namespace lesson06::testing

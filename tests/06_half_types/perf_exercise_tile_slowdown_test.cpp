@@ -1,4 +1,4 @@
-// Your padding timed: a column read of your half tile and a pair store of the half2 kernel's
+// Your tile timed: a column read of your half tile and a pair store of the half2 kernel's
 // phase 1, each issued by every warp of a saturating launch, run as fast as a row read (the
 // model's ratio is 1 for a good padding: the band is 0.95-1.05).
 #include <gtest/gtest.h>
@@ -6,9 +6,10 @@
 #include <demo.hpp>
 #include <exercise.hpp>
 
+#include "half_timing.hpp"
 #include "half_trace.hpp"
-#include "kit/bank_model.hpp"
-#include "kit/pattern_bench.hpp"
+#include "kit/layout.hpp"
+#include "kit/pattern.hpp"
 #include "kit/testing.hpp"
 
 namespace {
@@ -18,19 +19,15 @@ void expect_as_fast_as(const kit::Pattern& a, const kit::Pattern& b) {
   ASSERT_DOUBLE_EQ(r, 1.0) << "the model already says '" << a.name << "' costs " << r << "x '"
                            << b.name << "' with kHalfPitch = " << lesson06::kHalfPitch
                            << ": fix the padding first (the CPU tests say why)";
-  kit::PatternBench pa(a), pb(b);
-  const kit::PatternPair pair = kit::saturating_pair(pa, pb);
-  KIT_EXPECT_SLOWDOWN(pair.a, pair.b, r);
+  lesson06::testing::expect_model_slowdown(a, b);
 }
 
 TEST(TileSlowdown, ColumnReadAsFastAsARow) {
   KIT_REQUIRE_TIMING();
-  kit::Pattern column;
-  column.name = "column 0 of your half tile";
-  column.access.width = sizeof(__half);
-  for (int x = 0; x < kit::kWarpSize; ++x) {
-    column.access.address[x] = static_cast<std::uint32_t>(lesson06::half_slot(x, 0)) * 2u;
-  }
+  const kit::Pattern column =
+      kit::layout_pattern("column 0 of your half tile", lesson06::HalfTileLayout{}, [](int x) {
+        return kit::Coord{x, 0};
+      });
   expect_as_fast_as(column, lesson06::half_stride_one_demo());
 }
 

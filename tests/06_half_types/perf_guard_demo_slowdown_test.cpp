@@ -5,16 +5,12 @@
 
 #include <demo.hpp>
 
-#include "kit/pattern_bench.hpp"
+#include "half_timing.hpp"
 #include "kit/testing.hpp"
 
 namespace {
 
-void expect_model_slowdown(const kit::Pattern& a, const kit::Pattern& b) {
-  kit::PatternBench pa(a), pb(b);
-  const kit::PatternPair pair = kit::saturating_pair(pa, pb);
-  KIT_EXPECT_SLOWDOWN(pair.a, pair.b, kit::model_ratio(a, b));
-}
+using lesson06::testing::expect_model_slowdown;
 
 TEST(DemoSlowdown, HalfColumnOverHalfStrideOne) {
   KIT_REQUIRE_TIMING();
