@@ -58,10 +58,17 @@ percentage = _number(lambda t: float(t.strip().rstrip("%")), "a percentage (e.g.
 lesson_number = typed(parse_lesson_number)
 
 
+def default_jobs() -> int:
+    """$CMAKE_BUILD_PARALLEL_LEVEL where it is a number, else the number of CPUs."""
+    level = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", "")
+    return int(level) if level.isdigit() and int(level) > 0 else (os.cpu_count() or 1)
+
+
 def jobs_option(parser: argparse.ArgumentParser) -> None:
-    """--jobs/-j: tests and compilations at once, the number of CPUs by default."""
-    parser.add_argument("--jobs", "-j", type=positive_int, default=os.cpu_count() or 1,
-                        help="tests and compilations at once (default: the number of CPUs)")
+    """--jobs/-j: tests and compilations at once."""
+    parser.add_argument("--jobs", "-j", type=positive_int, default=default_jobs(),
+                        help="tests and compilations at once (default: $CMAKE_BUILD_PARALLEL_LEVEL, "
+                             "else the number of CPUs)")
 
 
 def fail(prog: str, message: str, status: int = 1) -> int:

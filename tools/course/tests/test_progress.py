@@ -6,10 +6,17 @@ builds from a stand-in cmake."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
 import unittest
+from pathlib import Path
 
-from course_testing import (FIXTURES, ToolTest, junit_case, junit_file, make_build, make_course,
-                            passing_output)
+from course_testing import (FIXTURES, TOOLS, ToolTest, junit_case, junit_file, make_build,
+                            make_course, passing_output)
 
 CPU = "cpu;exercise;lesson01;student"
 GPU = "exercise;gpu;lesson01;student"
@@ -251,6 +258,86 @@ class ProgressErrors(ToolTest):
         self.env["FAKE_CTEST_JUNIT"] = str(FIXTURES / "junit-student-nogpu.xml")
         proc = self.progress("--build-dir", self.build)
         self.assertOneLineError(proc, 1, "cannot write")
+
+
+# A lesson's test program for the real build below: a pass, and a GPU test that skips.
+FAKE_TEST_PROGRAM = r"""
+#include <cstdio>
+#include <cstring>
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strstr(argv[1], "Pass")) {
+    std::printf("[ RUN      ] A.Pass\n[       OK ] A.Pass (0 ms)\n[  PASSED  ] 1 test.\n");
+  } else {
+    std::printf("[ RUN      ] A.Gpu\n/x.cpp:1: Skipped\nno usable GPU: none here\n\n"
+                "[  SKIPPED ] A.Gpu (0 ms)\n");
+  }
+  return 0;
+}
+"""
+
+TINY_COURSE = r"""
+cmake_minimum_required(VERSION 3.20)
+project(tiny LANGUAGES CXX)
+enable_testing()
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+set(COURSE_TREES student)
+add_subdirectory("{tools}" course-tools)
+foreach(folder IN ITEMS 01_a 02_b)
+  string(SUBSTRING ${{folder}} 0 2 n)
+  set_property(GLOBAL APPEND PROPERTY COURSE_LESSONS ${{folder}})
+  add_executable(lesson${{n}}_student_cpu tests/${{folder}}/cpu_exercise_x_test.cpp)
+  add_custom_target(lesson${{n}})
+  add_dependencies(lesson${{n}} lesson${{n}}_student_cpu)
+  foreach(test IN ITEMS Pass Gpu)
+    set(name student/lesson${{n}}/A.${{test}})
+    add_test(NAME ${{name}} COMMAND lesson${{n}}_student_cpu --gtest_filter=A.${{test}})
+    set_tests_properties(${{name}} PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+  endforeach()
+  set_tests_properties(student/lesson${{n}}/A.Pass PROPERTIES LABELS "lesson${{n}};student;exercise;cpu")
+  set_tests_properties(student/lesson${{n}}/A.Gpu PROPERTIES LABELS "lesson${{n}};student;exercise;gpu")
+endforeach()
+"""
+
+
+def real_build_tools() -> str:
+    """'' when cmake, ctest and a C++ compiler are here; else what is missing."""
+    missing = [t for t in ("cmake", "ctest") if not shutil.which(t)]
+    if not (shutil.which("c++") or shutil.which("g++")):
+        missing.append("a C++ compiler")
+    return ", ".join(missing)
+
+
+@unittest.skipIf(real_build_tools(), f"needs {real_build_tools()} for a real build")
+class RealBuild(unittest.TestCase):
+    """`cmake --build <dir> --target progress` on a two-lesson course built by the real cmake
+    and run by the real ctest (host code only): lesson 02 does not compile."""
+
+    def test_a_broken_lesson_shows_its_error_and_hides_no_other(self):
+        with tempfile.TemporaryDirectory(prefix="tiny-course-") as tmp:
+            root = make_course(Path(tmp), {"01_a": None, "02_b": None})
+            for folder in ("01_a", "02_b"):
+                (root / "tests" / folder / "cpu_exercise_x_test.cpp").write_text(FAKE_TEST_PROGRAM)
+            with (root / "tests" / "02_b" / "cpu_exercise_x_test.cpp").open("a") as f:
+                f.write("this does not compile;\n")
+            (root / "CMakeLists.txt").write_text(TINY_COURSE.format(tools=TOOLS.as_posix()))
+            env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+            build = root / "build" / "student"
+            run = dict(capture_output=True, text=True, env=env, timeout=300)
+            configure = subprocess.run(["cmake", "-S", str(root), "-B", str(build),
+                                        f"-DPython3_EXECUTABLE={sys.executable}"], **run)
+            self.assertEqual(configure.returncode, 0, configure.stdout + configure.stderr)
+            before = subprocess.run([sys.executable, str(TOOLS / "course.py"), "progress",
+                                     "--build-dir", str(build), "--no-build"], **run)
+            self.assertRegex(before.stdout, r"01  A +-  +-  +not built")
+            proc = subprocess.run(["cmake", "--build", str(build), "--target", "progress"], **run)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            self.assertIn("building lesson01 (A) ... built", proc.stdout)
+            self.assertIn("building lesson02 (B) ... did not build: ", proc.stdout)
+            self.assertRegex(proc.stdout, r"01  A +1/1 +skipped: no usable GPU \[1\] +CPU part "
+                                          r"passes \u2014 kernel not checked on a GPU")
+            self.assertRegex(proc.stdout, r"02  B +- +- +does not build")
+            self.assertRegex(proc.stdout, r"First error: .*cpu_exercise_x_test\.cpp:\d+:\d+: error")
+            self.assertNotRegex(proc.stdout, r"(?i)\bdone\b")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from course_testing import ROOT, ToolTest, make_course
 from course_model import find_lessons
+import lesson_table
 from make_student_repo import student_presets
 
 
@@ -96,6 +97,8 @@ class StudentRepo(ToolTest):
         for lesson in find_lessons(out):
             self.assertIn(f"| {lesson.number} | [{lesson.title}]({lesson.rel_dir}/README.md) |",
                           readme)
+        # The docs check of the lesson table passes in the student repository too.
+        self.assertEqual(lesson_table.problems(readme, find_lessons(out)), [])
         for target in re.findall(r"\]\(([^)#\s]+)", readme):
             if "://" not in target:
                 self.assertTrue((out / target).exists(), f"README.md links to {target}, which the "
