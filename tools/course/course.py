@@ -192,7 +192,7 @@ def cmd_watch(args) -> int:
         if lesson is None:
             raise CourseError("there are no lessons to watch")
     if args.once:
-        lesson_loop.run_lesson(build, lesson, args.jobs, args.cpu)
+        lesson_loop.run_lesson(build, lesson, args.jobs, args.cpu, watching=True)
         return 0
     return lesson_loop.watch(build, lesson, args.jobs, args.cpu, args.interval, args.manual)
 

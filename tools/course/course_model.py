@@ -286,8 +286,8 @@ def state_dir(source_dir: Path) -> Path:
 
 
 class Build:
-    """A configured build folder: where the course's sources are, which lessons and trees it
-    builds, how to build a target in it, and what the last build of each lesson gave."""
+    """A configured build folder: where the course's sources are, which lessons it builds, how
+    to build a target in it, and what building each lesson gave."""
 
     def __init__(self, build_dir: Path, source_dir: Optional[Path] = None):
         self.dir = build_dir
@@ -295,7 +295,6 @@ class Build:
         if source_dir is None:
             source_dir = Path(info["source_dir"]) if info.get("source_dir") else ROOT
         self.source_dir = source_dir
-        self.trees = list(info.get("trees", ["student"]))
         self.configured_lessons: Optional[List[str]] = info.get("lessons")
 
     def _read_info(self) -> dict:

@@ -15,25 +15,24 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from course_model import Build, CourseError, Lesson
+from course_cli import make_dir
+from course_model import Build, Lesson
 from ctest_results import ResultError, list_tests, read_junit, run_ctest
 import progress_report as report
 
 
-def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False) -> bool:
+def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
+               watching: bool = False) -> bool:
     """Builds the lesson (or its CPU part), runs its student tests and prints the verdict.
     True when it built and no test failed (a skipped test is not a failure)."""
     target = lesson.cpu_target if cpu_only else lesson.label
     print(f"\n=== lesson {lesson.number} ({lesson.title}): building {target} "
           f"({datetime.datetime.now():%H:%M:%S}) ===", flush=True)
     if build.build_target(target, jobs, capture=False).returncode != 0:
-        print(f"\nLesson {lesson.number} does not build: fix the error above and save.", flush=True)
+        then = " and save" if watching else ""
+        print(f"\nLesson {lesson.number} does not build: fix the error above{then}.", flush=True)
         return False
-    junit = build.state_dir / f"test-{lesson.label}.xml"
-    try:
-        build.state_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise CourseError(f"cannot write {build.state_dir}: {e.strerror or e}") from None
+    junit = make_dir(build.state_dir) / f"test-{lesson.label}.xml"
     labels = [f"^{lesson.label}$", "^student$"] + (["^cpu$"] if cpu_only else [])
     run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False)
     try:
@@ -115,7 +114,7 @@ def watch(build: Build, lesson: Lesson, jobs: int, cpu_only: bool, interval: flo
     watched = [lesson.dir, build.source_dir / "tests" / lesson.folder]
 
     def rerun() -> Dict[str, tuple]:
-        run_lesson(build, lesson, jobs, cpu_only)
+        run_lesson(build, lesson, jobs, cpu_only, watching=True)
         return snapshot(watched)
 
     before = rerun()

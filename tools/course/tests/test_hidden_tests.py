@@ -96,10 +96,11 @@ class PickedUp(unittest.TestCase):
 
     def test_they_have_a_program_of_their_own(self):
         self.assertEqual(self.configure.returncode, 0)
+        lessons = {lesson.folder: lesson for lesson in find_lessons(ROOT)}
         for folder in (p for p in EXAMPLE.iterdir() if p.is_dir()):
             kinds = {"cpu" if NAME.match(s.name).group(1) == "cpu" else "gpu" for s in folder.iterdir()}
             for kind in kinds:
-                program = f"lesson{folder.name[:2]}_student_hidden_{kind}"
+                program = lessons[folder.name].program("student", kind, hidden=True)
                 with self.subTest(program=program):
                     self.assertTrue(list(self.build.rglob(f"{program}.dir")),
                                     f"no build target {program}")
