@@ -7,20 +7,6 @@
 namespace kit::testing {
 namespace {
 
-const char* kind_name(SlowdownVerdict::Kind k) {
-  switch (k) {
-  case SlowdownVerdict::Kind::pass:
-    return "pass";
-  case SlowdownVerdict::Kind::fail:
-    return "fail";
-  case SlowdownVerdict::Kind::inconclusive:
-    return "inconclusive";
-  case SlowdownVerdict::Kind::unsupported:
-    return "unsupported";
-  }
-  return "?";
-}
-
 std::string per_request(std::uint64_t wavefronts, std::uint64_t requests) {
   std::ostringstream s;
   s.setf(std::ios::fixed);
@@ -81,7 +67,7 @@ std::vector<std::uint32_t> random_bits(std::size_t n, std::uint64_t seed) {
 void report(const SlowdownVerdict& v) {
   std::printf("[kit-slowdown] %s: measured %.2fx model %.2fx fidelity %.3f warps/SM %d (%s)\n",
               v.message.substr(0, v.message.find(':')).c_str(), v.last.ratio, v.model_ratio,
-              v.fidelity(), v.last.warps_per_sm, kind_name(v.kind));
+              v.fidelity(), v.last.warps_per_sm, verdict_name(v.kind));
   std::fflush(stdout);
 }
 

@@ -48,6 +48,13 @@ std::string fmt(double v, int digits = 2) {
   return s.str();
 }
 
+/// Why a slowdown cannot show on this GPU.
+std::string too_few_warps(const Slowdown& s, const std::string& what) {
+  return "only " + std::to_string(s.warps_per_sm) + " warps per SM fit " + what +
+         " on this GPU (at least " + std::to_string(kMinWarpsPerSmForSlowdown) +
+         " are needed for the slowdown to show)";
+}
+
 } // namespace
 
 int blocks_per_sm(const void* kernel, int block_threads, std::size_t smem_bytes) {
@@ -122,40 +129,34 @@ SlowdownVerdict judge_slowdown(const Launch& a, const Launch& b, double model_ra
   v.model_ratio = model_ratio;
   v.band = slowdown_band(model_ratio);
   const std::string what = "'" + a.name + "' over '" + b.name + "'";
-  for (v.attempts = 1; v.attempts <= kSlowdownAttempts; ++v.attempts) {
-    v.last = measure_slowdown(a, b, opt);
-    if (std::abs(model_ratio - 1.0) > 1e-9 && v.last.warps_per_sm < kMinWarpsPerSmForSlowdown) {
-      v.kind = SlowdownVerdict::Kind::unsupported;
-      v.message = "only " + std::to_string(v.last.warps_per_sm) + " warps per SM fit " + what +
-                  " on this GPU (at least " + std::to_string(kMinWarpsPerSmForSlowdown) +
-                  " are needed for the slowdown to show)";
-      return v;
-    }
-    if (v.band.contains(v.last.ratio)) {
-      v.kind = SlowdownVerdict::Kind::pass;
-      break;
-    }
+  const auto timed = time_with_policy([&] { return measure_slowdown(a, b, opt); },
+                                      [&](const Slowdown& s) {
+                                        TimingAttempt t;
+                                        t.met = v.band.contains(s.ratio);
+                                        t.near_miss = true; // a busy GPU explains any miss
+                                        t.spread = std::max(s.a.spread(), s.b.spread());
+                                        if (std::abs(model_ratio - 1.0) > 1e-9 &&
+                                            s.warps_per_sm < kMinWarpsPerSmForSlowdown) {
+                                          t.unsupported = too_few_warps(s, what);
+                                        }
+                                        return t;
+                                      },
+                                      gpu_contention);
+  v.kind = timed.decision.kind;
+  v.last = timed.measurements.back();
+  v.attempts = timed.decision.attempts;
+  if (v.kind == Verdict::unsupported) {
+    v.message = timed.decision.reason;
+    return v;
   }
-  v.attempts = std::min(v.attempts, kSlowdownAttempts);
   std::ostringstream m;
   m << what << ": measured " << fmt(v.last.ratio) << "x, model " << fmt(model_ratio) << "x (band "
     << fmt(v.band.low) << "-" << fmt(v.band.high) << ", fidelity " << fmt(v.fidelity())
     << "), medians " << fmt(v.last.a.median_ms, 4) << " ms / " << fmt(v.last.b.median_ms, 4)
     << " ms, " << v.last.warps_per_sm << " warps/SM, " << v.attempts << " measurement(s)";
-  if (v.kind == SlowdownVerdict::Kind::pass) {
-    v.message = m.str();
-    return v;
-  }
-  const double spread = std::max(v.last.a.spread(), v.last.b.spread());
-  std::optional<std::string> busy = gpu_contention();
-  if (!busy && spread > kUnsteadySpread) {
-    busy = "launch times varied by " + fmt(100 * spread, 0) + "% between repeats";
-  }
-  if (busy) {
-    v.kind = SlowdownVerdict::Kind::inconclusive;
-    m << ". Inconclusive, not failed: " << *busy << ".";
-  } else {
-    v.kind = SlowdownVerdict::Kind::fail;
+  if (v.kind == Verdict::inconclusive) {
+    m << ". Inconclusive, not failed: " << timed.decision.reason << ".";
+  } else if (v.kind == Verdict::fail) {
     if (v.last.ratio < v.band.low) {
       m << ". Slower than the model predicts for A, or B is slower than it should be: is "
            "the launch big enough to keep the shared-memory pipe busy, and are the loads "
@@ -164,6 +165,40 @@ SlowdownVerdict judge_slowdown(const Launch& a, const Launch& b, double model_ra
       m << ". More slowdown than the model predicts: more wavefronts than you think (check "
            "the counters), or A does other, slower work than B.";
     }
+  }
+  v.message = m.str();
+  return v;
+}
+
+AtLeastVerdict judge_at_least(const Launch& a, const Launch& b,
+                              const std::function<double(const Slowdown&)>& value, double bar,
+                              const std::string& what, const TimerOptions& opt) {
+  AtLeastVerdict v;
+  v.bar = bar;
+  const auto timed = time_with_policy([&] { return measure_ratio(a, b, opt); },
+                                      [&](const Slowdown& s) {
+                                        TimingAttempt t;
+                                        t.met = value(s) >= bar;
+                                        t.near_miss = value(s) >= kNearMissFraction * bar;
+                                        t.spread = std::max(s.a.spread(), s.b.spread());
+                                        return t;
+                                      },
+                                      gpu_contention);
+  v.kind = timed.decision.kind;
+  v.attempts = timed.decision.attempts;
+  v.measured = timed.measurements.front();
+  for (const Slowdown& s : timed.measurements) {
+    if (value(s) > value(v.measured)) {
+      v.measured = s;
+    }
+  }
+  v.best = value(v.measured);
+  std::ostringstream m;
+  m << what << ": " << fmt(v.best) << " (at least " << fmt(bar) << " expected); medians '" << a.name
+    << "' " << fmt(v.measured.a.median_ms, 4) << " ms, '" << b.name << "' "
+    << fmt(v.measured.b.median_ms, 4) << " ms, " << v.attempts << " measurement(s)";
+  if (v.kind == Verdict::inconclusive) {
+    m << ". Inconclusive, not failed: " << timed.decision.reason;
   }
   v.message = m.str();
   return v;

@@ -45,6 +45,19 @@
     }                                                                                              \
   } while (0)
 
+/// Skips a timing verdict (kit::SlowdownVerdict, kit::AtLeastVerdict) that is inconclusive or
+/// unsupported, with its message; expects any other to be a pass, with its message followed
+/// by `hint` when it is not.
+#define KIT_EXPECT_VERDICT(verdict, hint)                                                          \
+  do {                                                                                             \
+    const auto& kit_v_ = (verdict);                                                                \
+    if (kit_v_.kind == ::kit::Verdict::inconclusive ||                                             \
+        kit_v_.kind == ::kit::Verdict::unsupported) {                                              \
+      GTEST_SKIP() << kit_v_.message;                                                              \
+    }                                                                                              \
+    EXPECT_EQ(kit_v_.kind, ::kit::Verdict::pass) << kit_v_.message << (hint);                      \
+  } while (0)
+
 /// Measures A against B and expects the ratio in the band around the model's ratio. Skips
 /// (with the reason) when the GPU was busy or cannot hold enough warps to show the ratio.
 #define KIT_EXPECT_SLOWDOWN(launch_a, launch_b, model_ratio)                                       \
@@ -52,11 +65,7 @@
     const ::kit::SlowdownVerdict kit_verdict_ =                                                    \
         ::kit::judge_slowdown((launch_a), (launch_b), (model_ratio));                              \
     ::kit::testing::report(kit_verdict_);                                                          \
-    if (kit_verdict_.kind == ::kit::SlowdownVerdict::Kind::inconclusive ||                         \
-        kit_verdict_.kind == ::kit::SlowdownVerdict::Kind::unsupported) {                          \
-      GTEST_SKIP() << kit_verdict_.message;                                                        \
-    }                                                                                              \
-    EXPECT_EQ(kit_verdict_.kind, ::kit::SlowdownVerdict::Kind::pass) << kit_verdict_.message;      \
+    KIT_EXPECT_VERDICT(kit_verdict_, "");                                                          \
   } while (0)
 
 namespace kit::testing {

@@ -3,11 +3,14 @@
 /// with CUDA events, kernel A against kernel B in the same run.
 ///
 /// A bank conflict costs wavefronts; it costs *time* only when the shared-memory pipe is the
-/// bottleneck. One warp, or a launch too small to fill the GPU, hides most of it (the seeds'
-/// one-warp demos show a 32-way conflict as 1.1x to 5x). So the timer
+/// bottleneck. One warp, or a launch too small to fill the GPU, hides most of it (a one-warp
+/// launch shows a 32-way conflict as 1.1x to 5x). So the timer
 ///   - launches enough blocks to fill every SM at the kernel's occupancy,
 ///   - checks that both kernels have the same block shape, shared-memory size and occupancy,
 ///   - warms up, then alternates A and B and takes the median of at least 10 launches each.
+/// judge_slowdown and judge_at_least hold what it measures against a test's bar under the one
+/// timing policy (timing_policy.hpp): measure again before failing, and call a near miss on a
+/// busy, throttled or unsteady GPU inconclusive.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "kit/bands.hpp"
+#include "kit/timing_policy.hpp"
 
 namespace kit {
 
@@ -87,20 +91,13 @@ std::optional<std::string> gpu_contention();
 /// Warps per SM below which a conflict's slowdown cannot show (one warp shows a 32-way
 /// conflict as about 6x, 16 warps/SM about 26x, 64 warps/SM 30x on an H100).
 inline constexpr int kMinWarpsPerSmForSlowdown = 32;
-/// Spread of samples ((max - min) / median) above which timings are called unsteady.
-inline constexpr double kUnsteadySpread = 0.25;
-/// Measurements of a slowdown before a miss counts as a failure.
-inline constexpr int kSlowdownAttempts = 3;
 
 /// The outcome of holding a measured slowdown against the model.
 struct SlowdownVerdict {
-  /// What the measurement says about the model.
-  enum class Kind {
-    pass,         ///< Inside the band.
-    fail,         ///< Outside the band on a quiet GPU, every attempt.
-    inconclusive, ///< Outside the band, but the GPU was busy, throttled or unsteady.
-    unsupported,  ///< Too few warps per SM fit to show the ratio.
-  };
+  /// What the measurement says about the model: pass (inside the band), fail (outside it on
+  /// a quiet GPU, every attempt), inconclusive (outside it, but the GPU was busy, throttled
+  /// or unsteady), unsupported (too few warps per SM fit to show the ratio).
+  using Kind = Verdict;
   Kind kind = Kind::fail; ///< The outcome.
   double model_ratio = 0; ///< The model's ratio r.
   Band band{};            ///< The acceptable interval around r.
@@ -112,9 +109,30 @@ struct SlowdownVerdict {
   double fidelity() const { return model_ratio > 0 ? last.ratio / model_ratio : 0; }
 };
 
-/// Measures A against B and judges the ratio against the model's `model_ratio`, measuring
-/// again (up to kSlowdownAttempts times) before calling a miss a failure.
+/// Measures A against B (measure_slowdown) and judges the ratio against the model's
+/// `model_ratio` under the timing policy: measured again (up to kSlowdownAttempts times)
+/// before a miss fails; any miss of the band is near, so inconclusive on a busy, throttled or
+/// unsteady GPU.
 SlowdownVerdict judge_slowdown(const Launch& a, const Launch& b, double model_ratio,
                                const TimerOptions& opt = {});
+
+/// The outcome of holding a measured value against the least value a test accepts.
+struct AtLeastVerdict {
+  Verdict kind = Verdict::fail; ///< The outcome.
+  double bar = 0;               ///< The least acceptable value.
+  double best = 0;              ///< The best value measured.
+  Slowdown measured{};          ///< The measurement that gave `best`.
+  int attempts = 0;             ///< Measurements made.
+  std::string message;          ///< Measured, expected, and why a miss is inconclusive.
+};
+
+/// Measures A against B (measure_ratio) and holds `value(measurement)` (a share of B's speed,
+/// a speed-up, ...) against the least acceptable `bar` under the timing policy: measured
+/// again (up to kSlowdownAttempts times) before a miss fails; a miss is inconclusive when the
+/// best value reached kNearMissFraction of the bar and the GPU was busy, throttled or
+/// unsteady. `what` names the value in the message.
+AtLeastVerdict judge_at_least(const Launch& a, const Launch& b,
+                              const std::function<double(const Slowdown&)>& value, double bar,
+                              const std::string& what, const TimerOptions& opt = {});
 
 } // namespace kit
