@@ -1,94 +1,48 @@
 /// @file lessons/05_padded_transpose/exercise.hpp
-/// @brief Lesson 05 exercise: predictions, the padded tile, and the index functions of the
-/// tiled and padded transposes.
-///
-/// Edit this file and exercise.cu. Parts 1 and 2 are checked by CPU tests (no GPU needed):
-/// the bank model judges your layout, and a CPU emulation of the kernel built from your
-/// functions must transpose every matrix. Part 3 (exercise.cu) is checked on the GPU: the
-/// results, the hardware counters against the same functions, and the bandwidth.
+/// @brief Lesson 05 exercise, Parts 1 and 2 (Part 3, the kernel, is in exercise.cu). Checked
+/// on the CPU: by the bank model, and by a CPU run of the kernel built from these functions.
 #pragma once
-
-#include <cuda_runtime_api.h>
 
 #include <demo.hpp>
 
-#include "kit/config.hpp"
+#include "kit/layout.hpp"
 
 namespace lesson05 {
 
-// ---------------------------------------------------------------------------------------
-// Part 1: predict before you measure. In phase 2 of a tiled transpose, a warp reads one
-// column of the tile: lane x asks for the float at x * pitch + y. How many wavefronts does
-// one such request take? (The ideal for 4-byte accesses is 1.)
-// ---------------------------------------------------------------------------------------
+// Part 1: predict. Wavefronts of one request (4-byte accesses: the ideal is 1). In phase 2 a
+// warp reads tile column y: lane x reads the float at x * pitch + y.
 
-/// Your prediction: wavefronts of one phase-1 store (a warp writes one tile row).
+/// Your prediction: a phase-1 store (a warp writes one tile row).
 inline constexpr int kPredictedRowStoreWavefronts = 0; // TODO
-/// Your prediction: wavefronts of one column read of a full tile with rows 32 floats apart.
+/// Your prediction: a column read of a tile whose rows are 32 floats apart.
 inline constexpr int kPredictedColumnReadPitch32Wavefronts = 0; // TODO
 /// Your prediction: the same with rows 33 floats apart.
 inline constexpr int kPredictedColumnReadPitch33Wavefronts = 0; // TODO
 /// Your prediction: the same with rows 34 floats apart.
 inline constexpr int kPredictedColumnReadPitch34Wavefronts = 0; // TODO
 
-// ---------------------------------------------------------------------------------------
-// Part 2: the tile in shared memory and the index functions the kernels use. The tests
-// build the kernels' expected shared-memory traffic from these functions, so the kernels in
-// exercise.cu must use them for every shared access.
-// ---------------------------------------------------------------------------------------
+// Part 2: transpose_padded's tile, and where thread (x, y) reads it in phase 2. The tests
+// build the kernels' shared-memory traffic from these: the kernel must use them.
 
-/// Row pitch, in floats, of the plain tile of transpose_tiled.
-inline constexpr int kTiledPitch = kTileDim;
+/// Floats from the start of one row of transpose_padded's tile to the next.
+inline constexpr int kPaddedPitch = kTileDim; // TODO: a column read must cost 1 wavefront
 
-/// Row pitch, in floats, of the tile of transpose_padded.
-inline constexpr int kPaddedPitch = kTileDim; // TODO: pad the rows so a column read is 1 wavefront
+/// transpose_padded's tile: element (r, c) at offset r * kPaddedPitch + c.
+///     row 0: offsets  0  1 ... 31         column c: offsets c, 32 + c, 64 + c, ...
+///     row 1: offsets 32 33 ... 63         -> all in bank c
+/// TODO: draw your layout here, with the banks of column 0.
+using PaddedLayout = kit::Pitched<float, kTileDim, kTileDim, kPaddedPitch>;
 
-/// Shared-memory slot (float index) of tile element (r, c) when tile rows are `Pitch`
-/// floats apart.
-///
-///   pitch 32        col:  0    1    2  ...  31
-///     row 0        bank:  0    1    2  ...  31    <- a row: 32 banks, 1 wavefront
-///     row 1        bank:  0    1    2  ...  31
-///     ...
-///     row 31       bank:  0    1    2  ...  31
-///                         ^ a column: 32 words in bank 0
-template <int Pitch>
-KIT_HD constexpr int tile_slot(int r, int c) {
-  static_assert(Pitch >= kTileDim, "a tile row must hold kTileDim floats");
-  return r * Pitch + c; // (r, c) -> bank (r * Pitch + c) % 32
+/// Phase 2: thread (x, y) writes output element (col0 + y, row0 + x). Which tile element
+/// holds that value after phase 1 (store_coord, demo.hpp)?
+KIT_HD constexpr kit::Coord load_coord(int x, int y) {
+  return {y, x}; // TODO: this reads back what thread (x, y) stored itself
 }
 
-/// Phase 1: thread (x, y) keeps input element (row0 + y, col0 + x) at tile row y, column x.
-/// A warp (one y, lanes x = 0..31) stores one tile row.
-template <int Pitch>
-KIT_HD constexpr int store_slot(int x, int y) {
-  return tile_slot<Pitch>(y, x);
-}
-
-/// Phase 2: thread (x, y) writes output element (col0 + y, row0 + x). Which tile slot holds
-/// that value after phase 1?
-template <int Pitch>
-KIT_HD constexpr int load_slot(int x, int y) {
-  return tile_slot<Pitch>(y, x); // TODO: this reads back what thread (x, y) stored itself
-}
-
-/// Elements of the tile that starts at `origin` along an axis of `n` elements (origin is a
-/// multiple of kTileDim below n). A 1000 x 777 matrix has ragged tiles on its bottom and
-/// right edges.
+/// Elements of the tile that starts at `origin` on an axis of `n` elements (origin is a
+/// multiple of kTileDim below n): 1000 x 777 has ragged tiles on its bottom and right edges.
 KIT_HD constexpr int tile_extent(int origin, int n) {
   return kTileDim + 0 * (origin + n); // TODO: the last tile of an axis may be shorter
 }
-
-// ---------------------------------------------------------------------------------------
-// Part 3 (exercise.cu): stage each tile through shared memory.
-// ---------------------------------------------------------------------------------------
-
-/// Transposes through a kTileDim x kTiledPitch tile.
-void transpose_tiled(const float* in, float* out, int rows, int cols,
-                     cudaStream_t stream = nullptr);
-
-/// Transposes through a kTileDim x kPaddedPitch tile.
-void transpose_padded(const float* in, float* out, int rows, int cols,
-                      cudaStream_t stream = nullptr);
 
 } // namespace lesson05

@@ -1,5 +1,5 @@
 // Bandwidth of the lesson's kernels against a device-to-device cudaMemcpy of the same bytes,
-// measured in one run (kit::measure_ratio alternates the two launches).
+// measured in one run (kit::judge_at_least alternates the two launches).
 #pragma once
 
 #include <cuda_runtime_api.h>

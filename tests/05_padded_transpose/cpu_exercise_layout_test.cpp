@@ -1,19 +1,21 @@
-// Part 2 on the CPU: the tile's index functions, judged by the bank model. The padded
-// tile's column read is 1 wavefront for every column; the kernels' traces (built from your
-// functions, ragged edges included) cost what the lesson says: every padded access the
-// ideal, the plain tile's full column read a full column's worth.
+// Part 2 on the CPU: the padded layout and the phase-2 coordinate, judged by the bank model.
+// The padded tile's column read is 1 wavefront for every column; the kernels' traces (built
+// from your layout and coordinates, ragged edges included) cost what the lesson says: every
+// padded access the ideal, the plain tile's full column read a full column's worth.
 #include <gtest/gtest.h>
 
 #include <exercise.hpp>
 
 #include "kit/bank_model.hpp"
+#include "kit/layout.hpp"
 #include "transpose_trace.hpp"
 
 namespace {
 
 using lesson05::kPaddedPitch;
 using lesson05::kTileDim;
-using lesson05::kTiledPitch;
+using lesson05::load_coord;
+using lesson05::store_coord;
 
 // The shapes whose traces are checked: one tile, ragged tiles of every kind, one row, one
 // column.
@@ -22,38 +24,31 @@ struct Shape {
 };
 const Shape kShapes[] = {{32, 32}, {1, 1}, {31, 33}, {33, 31}, {1000, 777}, {1, 4097}, {4097, 1}};
 
-// A warp reading column y of a tile: lane x at tile_slot(x, y).
-template <int Pitch>
-kit::WarpAccess column_access(int y) {
-  kit::WarpAccess a;
-  a.width = sizeof(float);
-  for (int x = 0; x < kit::kWarpSize; ++x) {
-    a.address[x] = static_cast<std::uint32_t>(lesson05::tile_slot<Pitch>(x, y)) * sizeof(float);
-  }
-  return a;
-}
-
 TEST(Layout, LoadSlotReadsTheTransposedElement) {
   for (int x = 0; x < kTileDim; ++x) {
     for (int y = 0; y < kTileDim; ++y) {
-      ASSERT_EQ(lesson05::load_slot<kPaddedPitch>(x, y), lesson05::store_slot<kPaddedPitch>(y, x))
-          << "thread (x = " << x << ", y = " << y << ") writes output element (col0 + " << y
+      const kit::Coord got = load_coord(x, y), want = store_coord(y, x);
+      ASSERT_TRUE(lesson05::testing::same_element(got, want))
+          << "load_coord(" << x << ", " << y << ") is tile element (" << got.row << ", " << got.col
+          << "). Thread (x = " << x << ", y = " << y << ") writes output element (col0 + " << y
           << ", row0 + " << x << "), which is input element (row0 + " << x << ", col0 + " << y
-          << "): phase 1 stored it with store_slot(" << y << ", " << x << ")";
-      ASSERT_EQ(lesson05::load_slot<kTiledPitch>(x, y), lesson05::store_slot<kTiledPitch>(y, x))
-          << "the same holds for the plain tile (x = " << x << ", y = " << y << ")";
+          << "): phase 1 stored it at store_coord(" << y << ", " << x << ") = tile element ("
+          << want.row << ", " << want.col << ")";
     }
   }
 }
 
 TEST(Layout, PaddedColumnReadIsOneWavefrontForEveryColumn) {
   for (int y = 0; y < kTileDim; ++y) {
-    const kit::BankReport r = kit::analyze(column_access<kPaddedPitch>(y));
+    const kit::BankReport r = kit::analyze(kit::warp_access(lesson05::PaddedLayout{}, [y](int x) {
+      return kit::Coord{x, y};
+    }));
     ASSERT_TRUE(r.ok()) << kit::to_string(r.error);
     EXPECT_EQ(r.wavefronts, r.ideal)
         << "column " << y << " of a tile with pitch " << kPaddedPitch << " costs " << r.wavefronts
         << " wavefronts: lanes 0 and 1 are in banks " << r.lanes[0].bank << " and "
-        << r.lanes[1].bank << ". Try `bank-map --type float --stride " << kPaddedPitch << "`.";
+        << r.lanes[1].bank << ". Try `bank-map --type float --layout 32x" << kPaddedPitch
+        << " --column " << y << "`.";
   }
 }
 
@@ -69,8 +64,8 @@ TEST(Layout, TileExtentStopsAtTheEdge) {
 }
 
 TEST(Layout, PaddedKernelCostsTheIdealEverywhere) {
-  ASSERT_TRUE(lesson05::testing::load_slot_transposes<kPaddedPitch>())
-      << "load_slot does not read the transposed element yet (see "
+  ASSERT_TRUE(lesson05::testing::load_coord_transposes())
+      << "load_coord does not read the transposed element yet (see "
          "LoadSlotReadsTheTransposedElement): the trace would not be a transpose's";
   for (const Shape s : kShapes) {
     const kit::Trace trace = lesson05::testing::padded_trace(s.rows, s.cols);
@@ -85,12 +80,13 @@ TEST(Layout, PaddedKernelCostsTheIdealEverywhere) {
 }
 
 TEST(Layout, TiledKernelReadsAWholeColumnPerRequest) {
-  ASSERT_TRUE(lesson05::testing::load_slot_transposes<kTiledPitch>())
-      << "load_slot does not read the transposed element yet (see "
+  ASSERT_TRUE(lesson05::testing::load_coord_transposes())
+      << "load_coord does not read the transposed element yet (see "
          "LoadSlotReadsTheTransposedElement)";
   // A full tile: every phase-2 load is a column of the plain tile, which the model prices
-  // as lanes 32 floats apart; every phase-1 store is a row.
-  const int column = kit::wavefronts(kit::strided_access(sizeof(float), kTiledPitch));
+  // as lanes a row (32 floats) apart; every phase-1 store is a row.
+  const int column =
+      kit::wavefronts(kit::strided_access(sizeof(float), lesson05::TiledLayout::kPitch));
   const int row = kit::wavefronts(kit::strided_access(sizeof(float), 1), kit::SharedOp::store);
   const kit::Trace trace = lesson05::testing::tiled_trace(kTileDim, kTileDim);
   int loads = 0;

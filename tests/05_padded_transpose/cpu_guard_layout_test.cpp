@@ -1,6 +1,6 @@
 // The given parts of the tile stay sound whatever you change: every thread of phase 1 has a
-// slot of its own inside the tile, phase 1 stores cost 1 wavefront, and the padded tile
-// fits a block's static shared memory.
+// tile element and an offset of its own inside the tile, phase 1 stores cost 1 wavefront,
+// and the padded tile fits a block's static shared memory.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -8,30 +8,32 @@
 #include <exercise.hpp>
 
 #include "kit/bank_model.hpp"
+#include "kit/layout.hpp"
 #include "transpose_trace.hpp"
 
 namespace {
 
 using lesson05::kTileDim;
 
-template <int Pitch>
-void expect_slots_distinct_and_inside() {
-  std::vector<int> seen(static_cast<std::size_t>(kTileDim * Pitch), 0);
+template <class Tile>
+void expect_offsets_distinct_and_inside(const char* which) {
+  std::vector<int> seen(static_cast<std::size_t>(kit::cosize<Tile>()), 0);
   for (int y = 0; y < kTileDim; ++y) {
     for (int x = 0; x < kTileDim; ++x) {
-      const int slot = lesson05::store_slot<Pitch>(x, y);
-      ASSERT_GE(slot, 0) << "pitch " << Pitch << ", thread (" << x << ", " << y << ")";
-      ASSERT_LT(slot, kTileDim * Pitch)
-          << "pitch " << Pitch << ", thread (" << x << ", " << y << ")";
-      ASSERT_EQ(seen[static_cast<std::size_t>(slot)]++, 0)
-          << "pitch " << Pitch << ": two elements share slot " << slot;
+      const kit::Coord e = lesson05::store_coord(x, y);
+      ASSERT_TRUE(e.row >= 0 && e.row < Tile::kRows && e.col >= 0 && e.col < Tile::kCols)
+          << which << ", thread (" << x << ", " << y << "): tile element (" << e.row << ", "
+          << e.col << ")";
+      const int offset = Tile{}(e.row, e.col);
+      ASSERT_EQ(seen[static_cast<std::size_t>(offset)]++, 0)
+          << which << ": two elements share offset " << offset;
     }
   }
 }
 
 TEST(Layout, EveryElementHasASlotOfItsOwn) {
-  expect_slots_distinct_and_inside<lesson05::kTiledPitch>();
-  expect_slots_distinct_and_inside<lesson05::kPaddedPitch>();
+  expect_offsets_distinct_and_inside<lesson05::TiledLayout>("the plain tile");
+  expect_offsets_distinct_and_inside<lesson05::PaddedLayout>("the padded tile");
 }
 
 TEST(Layout, RowStoresCostOneWavefront) {
@@ -50,7 +52,7 @@ TEST(Layout, RowStoresCostOneWavefront) {
 TEST(Layout, PaddedTileFitsStaticSharedMemory) {
   constexpr int kStaticSharedLimit = 48 * 1024; // bytes of __shared__ a block may declare
   EXPECT_GE(lesson05::kPaddedPitch, kTileDim) << "a tile row must hold kTileDim floats";
-  EXPECT_LE(kTileDim * lesson05::kPaddedPitch * static_cast<int>(sizeof(float)),
+  EXPECT_LE(kit::cosize<lesson05::PaddedLayout>() * static_cast<int>(sizeof(float)),
             kStaticSharedLimit);
 }
 

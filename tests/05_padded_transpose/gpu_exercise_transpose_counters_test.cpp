@@ -1,6 +1,6 @@
 // Part 3 on the GPU: the hardware counters of your kernels equal the traces built from your
-// index functions, ragged edges included (lanes past the edge are inactive; warps skip tile
-// rows that do not exist). Then the lesson's point in the counters: the plain tile's full
+// layout and coordinates, ragged edges included (lanes past the edge are inactive; warps
+// skip tile rows that do not exist). Then the lesson's point in the counters: the plain tile's full
 // column read costs what the model says for lanes 32 floats apart, the padded tile's 1
 // wavefront, and the row stores 1.
 #include <gtest/gtest.h>
@@ -36,7 +36,7 @@ TEST_F(TransposeCounters, ColumnReadCostsWhatTheModelSays) {
   kit::DeviceBuffer<float> in(kSide * kSide), out(kSide * kSide);
   in.fill_bytes(0);
   const std::uint64_t column = static_cast<std::uint64_t>(
-      kit::wavefronts(kit::strided_access(sizeof(float), lesson05::kTiledPitch)));
+      kit::wavefronts(kit::strided_access(sizeof(float), lesson05::TiledLayout::kPitch)));
   const std::uint64_t ideal = static_cast<std::uint64_t>(kit::ideal_wavefronts(sizeof(float)));
 
   const kit::SharedCounters tiled = session().measure(

@@ -1,81 +1,34 @@
-// Matrices for the lesson's tests: the sizes every kernel must handle, fresh random bits,
-// the CPU reference, and a comparison that names the first wrong element.
+// Matrices for the lesson's tests (host code: the CPU tests use it too): the awkward shapes
+// every kernel must handle and a comparison that names the first wrong element and its tile.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdio>
-#include <string>
 #include <vector>
 
 #include <demo.hpp>
 
-#include "kit/buffer.hpp"
-#include "kit/device.hpp"
-#include "kit/testing.hpp"
 #include "kit/testing_matrix.hpp"
 
 namespace lesson05::testing {
 
+using kit::testing::cpu_transpose;
 using kit::testing::Shape;
 
-/// The shapes every kernel is checked on: one element, one row, one column, one ragged tile
-/// each way, a tile multiple, ragged tiles on both edges (one of them a multiple of 4), and
-/// a large square (not in the small mode).
-inline std::vector<Shape> correctness_shapes() {
-  std::vector<Shape> s = {{1, 1},   {1, 4097}, {4097, 1},   {31, 33},
-                          {33, 31}, {64, 96},  {1000, 777}, {1000, 776}};
-  if (!kit::small_mode()) {
-    s.push_back({4096, 4096});
-  }
-  return s;
+/// One element, one row, one column, one ragged tile each way, a tile multiple, ragged tiles
+/// on both edges (one of them a multiple of 4).
+inline std::vector<Shape> awkward_shapes() {
+  return {{1, 1}, {1, 4097}, {4097, 1}, {31, 33}, {33, 31}, {64, 96}, {1000, 777}, {1000, 776}};
 }
 
-using kit::testing::cpu_transpose;
+/// A large square: the awkward shapes' companion outside the small (sanitizer) mode.
+inline constexpr Shape kLargeShape{4096, 4096};
 
 /// Bit-for-bit equality with the expected matrix (`out_cols` values per row).
 inline ::testing::AssertionResult same_bits(const std::vector<std::uint32_t>& got,
                                             const std::vector<std::uint32_t>& want, int out_cols) {
   return kit::testing::same_bits(got, want, out_cols, kTileDim);
-}
-
-/// The device array as the kernels' floats (a transpose moves bits, so random 32-bit
-/// patterns, NaNs included, must come out unchanged).
-inline const float* as_floats(const kit::DeviceBuffer<std::uint32_t>& b) {
-  return reinterpret_cast<const float*>(b.get());
-}
-/// The device array as the kernels' floats, writable.
-inline float* as_floats(kit::DeviceBuffer<std::uint32_t>& b) {
-  return reinterpret_cast<float*>(b.get());
-}
-
-/// Runs `op` on fresh random bits of every shape (the correctness shapes unless given) and
-/// holds the result to the CPU (a transpose, or a copy when `transposes` is false). The
-/// output is poisoned first. With `offset` > 0 the matrices start that many floats into
-/// their allocations (pointers that are not 8- or 16-byte aligned).
-inline void expect_correct(const char* name, MatrixOp op, bool transposes, std::uint64_t seed,
-                           const std::vector<Shape>& shapes = correctness_shapes(),
-                           int offset = 0) {
-  const auto off = static_cast<std::size_t>(offset);
-  for (const Shape s : shapes) {
-    std::vector<std::uint32_t> in = kit::testing::random_bits(s.size(), seed + s.size());
-    std::vector<std::uint32_t> padded_in(off, 0u);
-    padded_in.insert(padded_in.end(), in.begin(), in.end());
-    kit::DeviceBuffer<std::uint32_t> d_in(padded_in), d_out(s.size() + off);
-    d_out.fill_bytes(0xff);
-    op(as_floats(d_in) + off, as_floats(d_out) + off, s.rows, s.cols, nullptr);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<std::uint32_t> got = d_out.download();
-    got.erase(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(off));
-    if (transposes) {
-      EXPECT_TRUE(same_bits(got, cpu_transpose(in, s), s.rows))
-          << name << " on a " << s.name() << " matrix" << (off ? ", pointers offset" : "");
-    } else {
-      EXPECT_TRUE(same_bits(got, in, s.cols))
-          << name << " on a " << s.name() << " matrix" << (off ? ", pointers offset" : "");
-    }
-  }
 }
 
 } // namespace lesson05::testing

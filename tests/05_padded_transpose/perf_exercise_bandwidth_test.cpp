@@ -1,12 +1,12 @@
 // Part 3 timed: on an 8192 x 8192 fp32 matrix, measured in one run with a device-to-device
 // cudaMemcpy of the same bytes, the padded transpose reaches at least 0.80 of the copy's
-// bandwidth and runs at least 1.4x as fast as the plain tile. A miss is measured again
-// (kit::kSlowdownAttempts times) before it fails; a near miss on a GPU that is busy or
-// throttled is inconclusive (a skip with the reason).
+// bandwidth and runs at least 1.4x as fast as the plain tile. The kit's timing policy
+// (kit::judge_at_least) measures a miss again before it fails and calls a near miss on a
+// busy, throttled or unsteady GPU inconclusive (a skip with the reason).
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <sstream>
+#include <cstdio>
+#include <string>
 
 #include <exercise.hpp>
 
@@ -25,20 +25,6 @@ constexpr double kMinShareOfMemcpy = 0.80;
 /// The padded transpose's least speed-up over the plain tile (the same measurements give
 /// 1.7-2.1x).
 constexpr double kMinSpeedupOverTiled = 1.4;
-/// A miss is called inconclusive (a skip) when the GPU was busy or throttled and the value
-/// still reached this fraction of the bar; a larger miss fails whatever the GPU's state (a
-/// starter that is 5x too slow is not explained by a busy GPU).
-constexpr double kInconclusiveShare = 0.85;
-
-// Skips with the reason when a near miss happened on a busy or throttled GPU.
-#define SKIP_IF_INCONCLUSIVE(value, bar, message)                                                  \
-  do {                                                                                             \
-    if ((value) < (bar) && (value) >= kInconclusiveShare * (bar)) {                                \
-      if (const auto busy = kit::gpu_contention()) {                                               \
-        GTEST_SKIP() << (message) << ". Inconclusive, not failed: " << *busy;                      \
-      }                                                                                            \
-    }                                                                                              \
-  } while (0)
 
 class Bandwidth : public ::testing::Test {
 protected:
@@ -49,66 +35,43 @@ protected:
     in_.fill_bytes(0x3c); // the values do not matter to the timing
   }
 
-  // Measures until `meets(value)` or kit::kSlowdownAttempts times; returns the best value.
-  template <class Measure, class Meets>
-  double best_of(Measure measure, Meets meets) {
-    double best = 0;
-    for (int attempt = 0; attempt < kit::kSlowdownAttempts && !meets(best); ++attempt) {
-      best = std::max(best, measure());
-    }
-    return best;
+  /// One of the lesson's kernels on the test's matrix, as the timer wants it.
+  kit::Launch launch(const char* name, lesson05::MatrixOp op) {
+    return op_launch(name, op, in_.get(), out_.get(), kBandwidthSide, kBandwidthSide);
   }
 
   static constexpr std::size_t kElements =
       static_cast<std::size_t>(kBandwidthSide) * static_cast<std::size_t>(kBandwidthSide);
+  const std::string size_ =
+      " on " + std::to_string(kBandwidthSide) + " x " + std::to_string(kBandwidthSide);
   kit::DeviceBuffer<float> in_, out_;
 };
 
 TEST_F(Bandwidth, PaddedReachesFourFifthsOfMemcpy) {
-  const kit::Launch padded = op_launch("transpose_padded", lesson05::transpose_padded, in_.get(),
-                                       out_.get(), kBandwidthSide, kBandwidthSide);
-  const kit::Launch copy = memcpy_launch(out_.get(), in_.get(), in_.bytes());
-  kit::Slowdown last;
-  const double share = best_of(
-      [&] {
-        last = kit::measure_ratio(padded, copy, kBandwidthTiming);
-        return last.ratio > 0 ? 1.0 / last.ratio : 0.0;
-      },
-      [](double s) { return s >= kMinShareOfMemcpy; });
-  report_bandwidth("transpose_padded", gigabytes_per_second(in_.bytes(), last.a.median_ms), share);
-  report_bandwidth("cudaMemcpy D2D", gigabytes_per_second(in_.bytes(), last.b.median_ms), 1.0);
-  std::ostringstream m;
-  m << "transpose_padded on " << kBandwidthSide << " x " << kBandwidthSide << " reached " << share
-    << " of cudaMemcpy's bandwidth (at least " << kMinShareOfMemcpy << " expected); medians "
-    << last.a.median_ms << " ms against " << last.b.median_ms << " ms";
-  SKIP_IF_INCONCLUSIVE(share, kMinShareOfMemcpy, m.str());
-  EXPECT_GE(share, kMinShareOfMemcpy)
-      << m.str() << ". Is the column read still conflicted (the counters test says), or does "
-      << "each thread wait for one load before it issues the next (unroll the phase-1 loop of "
-      << "full tiles so its loads are in flight together)?";
+  const kit::AtLeastVerdict v = kit::judge_at_least(
+      launch("transpose_padded", lesson05::transpose_padded),
+      memcpy_launch(out_.get(), in_.get(), in_.bytes()),
+      [](const kit::Slowdown& s) { return s.ratio > 0 ? 1.0 / s.ratio : 0.0; }, kMinShareOfMemcpy,
+      "transpose_padded's share of cudaMemcpy's bandwidth" + size_, kBandwidthTiming);
+  report_bandwidth("transpose_padded", gigabytes_per_second(in_.bytes(), v.measured.a.median_ms),
+                   v.best);
+  report_bandwidth("cudaMemcpy D2D", gigabytes_per_second(in_.bytes(), v.measured.b.median_ms),
+                   1.0);
+  KIT_EXPECT_VERDICT(v, ". Is the column read still conflicted (the counters test says), or does "
+                        "each thread wait for one load before it issues the next (unroll the "
+                        "phase-1 loop of full tiles so its loads are in flight together)?");
 }
 
 TEST_F(Bandwidth, PaddedBeatsThePlainTile) {
-  const kit::Launch tiled = op_launch("transpose_tiled", lesson05::transpose_tiled, in_.get(),
-                                      out_.get(), kBandwidthSide, kBandwidthSide);
-  const kit::Launch padded = op_launch("transpose_padded", lesson05::transpose_padded, in_.get(),
-                                       out_.get(), kBandwidthSide, kBandwidthSide);
-  kit::Slowdown last;
-  const double speedup = best_of(
-      [&] {
-        last = kit::measure_ratio(tiled, padded, kBandwidthTiming);
-        return last.ratio;
-      },
-      [](double s) { return s >= kMinSpeedupOverTiled; });
+  const kit::AtLeastVerdict v = kit::judge_at_least(
+      launch("transpose_tiled", lesson05::transpose_tiled),
+      launch("transpose_padded", lesson05::transpose_padded),
+      [](const kit::Slowdown& s) { return s.ratio; }, kMinSpeedupOverTiled,
+      "transpose_padded's speed-up over transpose_tiled" + size_, kBandwidthTiming);
   std::printf("[kit-speedup] transpose_padded over transpose_tiled: %.2fx (at least %.2fx)\n",
-              speedup, kMinSpeedupOverTiled);
-  std::ostringstream m;
-  m << "transpose_padded ran " << speedup << "x as fast as transpose_tiled (at least "
-    << kMinSpeedupOverTiled << "x expected); medians " << last.b.median_ms << " ms against "
-    << last.a.median_ms << " ms";
-  SKIP_IF_INCONCLUSIVE(speedup, kMinSpeedupOverTiled, m.str());
-  EXPECT_GE(speedup, kMinSpeedupOverTiled)
-      << m.str() << ". Both kernels should differ only in the pitch of their tile.";
+              v.best, kMinSpeedupOverTiled);
+  std::fflush(stdout);
+  KIT_EXPECT_VERDICT(v, ". Both kernels should differ only in the layout of their tile.");
 }
 
 } // namespace

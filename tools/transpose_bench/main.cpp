@@ -1,6 +1,6 @@
 // transpose-bench: the bandwidth of every kernel of lesson 05 (the copy, the naive, tiled and
-// padded transposes, every variant of faster.hpp) and of a device-to-device cudaMemcpy of
-// the same bytes, as a table or CSV.
+// padded transposes, every variant of variants/variants.hpp) and of a device-to-device cudaMemcpy
+// of the same bytes, as a table or CSV.
 //
 //   transpose-bench                                   8192 x 8192 fp32, a table
 //   transpose-bench --csv --output docs/measurements/transpose.csv
@@ -27,13 +27,13 @@
 #include <vector>
 
 #include <demo.hpp>
-#include <exercise.hpp>
-#include <faster.hpp>
 
 #include "kit/buffer.hpp"
 #include "kit/cuda_check.hpp"
 #include "kit/device.hpp"
+#include "kit/matrix.hpp"
 #include "kit/timer.hpp"
+#include "variants.hpp"
 
 #ifndef TRANSPOSE_BENCH_EXERCISE
 #define TRANSPOSE_BENCH_EXERCISE "exercise.cu"
@@ -56,7 +56,7 @@ constexpr long long kMaxElements = 1LL << 31;
 constexpr const char* kUsage =
     "usage: transpose-bench [--size ROWS COLS] [--kernels NAME,NAME,...] [--repeats N]\n"
     "                       [--csv] [--output FILE] [--list]\n"
-    "Times every kernel of lesson 05 and every variant of faster.hpp on a ROWS x COLS fp32\n"
+    "Times every kernel of lesson 05 and every variant of variants.hpp on a ROWS x COLS fp32\n"
     "matrix (8192 x 8192 unless given), each alternated with a device-to-device cudaMemcpy of\n"
     "the same bytes, after checking its result against the CPU. Prints GB/s (bytes read +\n"
     "written over the median launch) and the share of the cudaMemcpy's bandwidth.\n"
@@ -77,7 +77,7 @@ std::vector<Entry> all_entries() {
       {"transpose_tiled", lesson05::transpose_tiled, true},
       {"transpose_padded", lesson05::transpose_padded, true},
   };
-  for (const lesson05::faster::Variant& v : lesson05::faster::kVariants) {
+  for (const transpose_variants::Variant& v : transpose_variants::kVariants) {
     e.push_back({v.name, v.op, v.transposes});
   }
   return e;
@@ -193,7 +193,7 @@ std::vector<std::uint32_t> cpu_transpose(const std::vector<std::uint32_t>& in, i
     for (int c0 = 0; c0 < cols; c0 += kBlock) {
       for (int r = r0; r < std::min(rows, r0 + kBlock); ++r) {
         for (int c = c0; c < std::min(cols, c0 + kBlock); ++c) {
-          out[lesson05::matrix_index(c, r, rows)] = in[lesson05::matrix_index(r, c, cols)];
+          out[kit::matrix_index(c, r, rows)] = in[kit::matrix_index(r, c, cols)];
         }
       }
     }

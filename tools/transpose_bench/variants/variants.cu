@@ -1,12 +1,14 @@
-#include <faster.hpp>
-#include <faster_layout.hpp>
+#include "variants.hpp"
 
 #include <cstdint>
 
 #include "kit/cuda_check.hpp"
+#include "kit/layout.hpp"
+#include "kit/matrix.hpp"
 #include "kit/shared_access.cuh"
+#include "variant_layouts.hpp"
 
-namespace lesson05::faster {
+namespace transpose_variants {
 namespace {
 
 /// Asks, once per kernel, for the largest shared-memory carveout: the small-block variants
@@ -62,9 +64,9 @@ __device__ __forceinline__ int extent(int origin, int n, int tile) {
 // ---------------------------------------------------------------------------------------
 // Scalar padded tiles of any side that is a multiple of 32, any number of warps.
 //
-//   TileDim x (TileDim + 1) floats (padded_slot); lane x takes tile columns x, x + 32, ...
-//   phase 1, a warp stores tile row y:     padded_slot(y, c)  -> bank (y + c) % 32
-//   phase 2, a warp reads tile column y:   padded_slot(c, y)  -> bank (c + y) % 32
+//   TileDim x (TileDim + 1) floats (PaddedLayout); lane x takes tile columns x, x + 32, ...
+//   phase 1, a warp stores tile row y:     element (y, c)  -> bank (y + c) % 32
+//   phase 2, a warp reads tile column y:   element (c, y)  -> bank (c + y) % 32
 //   (one bank per lane either way). The phases are functions so that the one-tile kernel
 //   and the persistent kernel share them.
 // ---------------------------------------------------------------------------------------
@@ -72,10 +74,13 @@ template <int TileDim, int BlockRows>
 struct PaddedTile {
   static_assert(TileDim % kit::kWarpSize == 0, "lane x covers columns x, x + 32, ...");
   static_assert(TileDim % BlockRows == 0, "every warp covers the same rows");
+  /// Where each element lives: rows one bank apart.
+  using Layout = PaddedLayout<TileDim>;
   static constexpr int kColsPerLane = TileDim / kit::kWarpSize;
   /// Floats one thread moves per phase of a full tile.
   static constexpr int kPerThread = (TileDim / BlockRows) * kColsPerLane;
-  static constexpr int kSlots = TileDim * (TileDim + 1);
+  /// Floats of the shared tile: TileDim rows of Layout::kPitch.
+  static constexpr int kTileFloats = TileDim * Layout::kPitch;
 
   /// Phase 1 of a full tile, global side: every load of the thread, none used yet, so all
   /// of them are in flight together.
@@ -88,7 +93,7 @@ struct PaddedTile {
 #pragma unroll
       for (int j = 0; j < TileDim; j += kit::kWarpSize) {
         v[(k / BlockRows) * kColsPerLane + j / kit::kWarpSize] =
-            in[matrix_index(row0 + ty + k, col0 + j + x, cols)];
+            in[kit::matrix_index(row0 + ty + k, col0 + j + x, cols)];
       }
     }
   }
@@ -101,8 +106,7 @@ struct PaddedTile {
     for (int k = 0; k < TileDim; k += BlockRows) {
 #pragma unroll
       for (int j = 0; j < TileDim; j += kit::kWarpSize) {
-        tile[padded_slot<TileDim>(ty + k, j + x)] =
-            v[(k / BlockRows) * kColsPerLane + j / kit::kWarpSize];
+        tile[Layout{}(ty + k, j + x)] = v[(k / BlockRows) * kColsPerLane + j / kit::kWarpSize];
       }
     }
   }
@@ -116,8 +120,7 @@ struct PaddedTile {
     for (int k = 0; k < TileDim; k += BlockRows) {
 #pragma unroll
       for (int j = 0; j < TileDim; j += kit::kWarpSize) {
-        out[matrix_index(col0 + ty + k, row0 + j + x, rows)] =
-            tile[padded_slot<TileDim>(j + x, ty + k)];
+        out[kit::matrix_index(col0 + ty + k, row0 + j + x, rows)] = tile[Layout{}(j + x, ty + k)];
       }
     }
   }
@@ -128,7 +131,7 @@ struct PaddedTile {
     const int x = static_cast<int>(threadIdx.x);
     for (int y = static_cast<int>(threadIdx.y); y < tile_rows; y += BlockRows) {
       for (int c = x; c < tile_cols; c += kit::kWarpSize) {
-        tile[padded_slot<TileDim>(y, c)] = in[matrix_index(row0 + y, col0 + c, cols)];
+        tile[Layout{}(y, c)] = in[kit::matrix_index(row0 + y, col0 + c, cols)];
       }
     }
   }
@@ -139,7 +142,7 @@ struct PaddedTile {
     const int x = static_cast<int>(threadIdx.x);
     for (int y = static_cast<int>(threadIdx.y); y < tile_cols; y += BlockRows) {
       for (int r = x; r < tile_rows; r += kit::kWarpSize) {
-        out[matrix_index(col0 + y, row0 + r, rows)] = tile[padded_slot<TileDim>(r, y)];
+        out[kit::matrix_index(col0 + y, row0 + r, rows)] = tile[Layout{}(r, y)];
       }
     }
   }
@@ -163,7 +166,7 @@ struct PaddedTile {
   }
 };
 
-/// Which tile a block takes (faster_layout.hpp).
+/// Which tile a block takes (variant_layouts.hpp).
 enum class TileOrder {
   rows,  ///< a 2D grid: blockIdx.y is the tile row, blockIdx.x the tile column
   bands, ///< a 1D grid: banded_tile(blockIdx.x)
@@ -175,22 +178,17 @@ enum class Carveout {
   fit,        ///< just enough for the kernel's full occupancy (fit_shared)
 };
 
-/// Tiles of side `tile` along an axis of `n` elements.
-KIT_HD constexpr int tiles_along(int n, int tile) {
-  return (n + tile - 1) / tile;
-}
-
 /// One tile per block. The carveout is a template argument only so that two variants that
 /// differ in it are two kernels (the attribute belongs to the kernel).
 template <int TileDim, int BlockRows, TileOrder Order, Carveout Shared>
 __global__ void __launch_bounds__(kit::kWarpSize* BlockRows)
     padded_kernel(const float* in, float* out, int rows, int cols) {
   using Tile = PaddedTile<TileDim, BlockRows>;
-  __shared__ float tile[Tile::kSlots];
-  TileIndex t{static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.x)};
+  __shared__ float tile[Tile::kTileFloats];
+  kit::Coord t{static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.x)};
   if constexpr (Order == TileOrder::bands) {
-    t = banded_tile(static_cast<int>(blockIdx.x), tiles_along(rows, TileDim),
-                    tiles_along(cols, TileDim));
+    t = banded_tile(static_cast<int>(blockIdx.x), kit::tiles_for(rows, TileDim),
+                    kit::tiles_for(cols, TileDim));
   }
   Tile::move(tile, in, out, rows, cols, t.row * TileDim, t.col * TileDim);
 }
@@ -205,19 +203,21 @@ constexpr int kPersistentBlocksPerSm = 6;
 /// flight while its stores drain. Every branch below is the same for the whole block, so
 /// the barriers inside them are safe.
 template <int TileDim, int BlockRows>
-__global__ void __launch_bounds__(kit::kWarpSize* BlockRows, kPersistentBlocksPerSm)
+__global__ void __launch_bounds__(kit::kWarpSize* BlockRows,
+                                  kit::min_blocks_per_sm(kit::kWarpSize* BlockRows,
+                                                         kPersistentBlocksPerSm))
     padded_persistent_kernel(const float* in, float* out, int rows, int cols) {
   using Tile = PaddedTile<TileDim, BlockRows>;
-  __shared__ float tile[Tile::kSlots];
-  const int tiles_rows = tiles_along(rows, TileDim);
-  const int tiles_cols = tiles_along(cols, TileDim);
+  __shared__ float tile[Tile::kTileFloats];
+  const int tiles_rows = kit::tiles_for(rows, TileDim);
+  const int tiles_cols = kit::tiles_for(cols, TileDim);
   const int tiles = tiles_rows * tiles_cols;
   struct Place {
     int row0, col0;
     bool full;
   };
   auto place = [&](int t) {
-    const TileIndex i = banded_tile(t, tiles_rows, tiles_cols);
+    const kit::Coord i = banded_tile(t, tiles_rows, tiles_cols);
     const int row0 = i.row * TileDim, col0 = i.col * TileDim;
     return Place{row0, col0,
                  extent(row0, rows, TileDim) == TileDim && extent(col0, cols, TileDim) == TileDim};
@@ -270,8 +270,8 @@ void launch_padded(const float* in, float* out, int rows, int cols, cudaStream_t
   }
   constexpr auto kernel = padded_kernel<TileDim, BlockRows, Order, Shared>;
   set_carveout<kernel>(Shared, kit::kWarpSize * BlockRows);
-  const unsigned tiles_cols = static_cast<unsigned>(tiles_along(cols, TileDim));
-  const unsigned tiles_rows = static_cast<unsigned>(tiles_along(rows, TileDim));
+  const unsigned tiles_cols = static_cast<unsigned>(kit::tiles_for(cols, TileDim));
+  const unsigned tiles_rows = static_cast<unsigned>(kit::tiles_for(rows, TileDim));
   const dim3 grid =
       Order == TileOrder::rows ? dim3(tiles_cols, tiles_rows) : dim3(tiles_cols * tiles_rows);
   kernel<<<grid, dim3(kit::kWarpSize, BlockRows), 0, stream>>>(in, out, rows, cols);
@@ -300,7 +300,7 @@ void launch_persistent(int blocks, const float* in, float* out, int rows, int co
   constexpr auto kernel = padded_persistent_kernel<TileDim, BlockRows>;
   constexpr int kThreads = kit::kWarpSize * BlockRows;
   prefer_shared<kernel>();
-  const int tiles = tiles_along(rows, TileDim) * tiles_along(cols, TileDim);
+  const int tiles = kit::tiles_for(rows, TileDim) * kit::tiles_for(cols, TileDim);
   if (blocks <= 0) {
     blocks = resident_blocks<kernel>(kThreads);
   }
@@ -316,17 +316,18 @@ void launch_persistent(int blocks, const float* in, float* out, int rows, int co
 // A tile row is 8 float4 ("quads"). Thread t takes quads q = t, t + Threads, ...; quad q
 // is tile row quad_row(q) = q / 8, floats quad_col(q) = 4 (q % 8) .. + 3. A warp therefore
 // covers 4 tile rows r0..r0+3 by 8 quads m = 0..7:
-//   phase 1, the j-th of the 4 scalar stores: quad_store_slot(q, j) = r * 33 + 4 m + j
+//   phase 1, the j-th of the 4 scalar stores: quad_store_coord(q, j) at r * 33 + 4 m + j
 //            -> bank (r + 4 m + j) % 32: r takes 4 consecutive values and 4 m steps by 4:
 //            32 banks, 1 wavefront.
 //   phase 2, output row R (tile column R), quad m is tile rows 4 m .. 4 m + 3; the j-th of
-//            the 4 scalar loads: quad_load_slot(q, j) = (4 m + j) * 33 + R
+//            the 4 scalar loads: quad_load_coord(q, j) at (4 m + j) * 33 + R
 //            -> bank (4 m + j + R) % 32: R takes 4 consecutive values: 32 banks, 1 wavefront.
 // Each thread keeps its quads of phase 1 in registers, so all of its 16-byte loads are in
 // flight at once. Tiles that are ragged, or matrices whose rows are not 16-byte multiples,
 // take a scalar path.
 // ---------------------------------------------------------------------------------------
-constexpr int kVecPitch = kTileDim + 1;
+/// Floats of the vec4 variants' shared tile: 32 rows of 33.
+constexpr int kQuadTileFloats = kTileDim * QuadLayout::kPitch;
 
 template <bool Streaming>
 __device__ __forceinline__ float4 load4(const float* p) {
@@ -356,7 +357,7 @@ __global__ void __launch_bounds__(Threads)
   static_assert(kQuadsPerTile % Threads == 0 && Threads % kit::kWarpSize == 0,
                 "every thread moves the same number of quads");
   constexpr int kQuadsPerThread = kQuadsPerTile / Threads;
-  __shared__ float tile[kTileDim * kVecPitch];
+  __shared__ float tile[kQuadTileFloats];
   const int t = static_cast<int>(threadIdx.x);
   const int row0 = static_cast<int>(blockIdx.y) * kTileDim;
   const int col0 = static_cast<int>(blockIdx.x) * kTileDim;
@@ -369,26 +370,26 @@ __global__ void __launch_bounds__(Threads)
 #pragma unroll
     for (int k = 0; k < kQuadsPerThread; ++k) {
       const int q = t + k * Threads;
-      v[k] = load4<Streaming>(in + matrix_index(row0 + quad_row(q), col0 + quad_col(q), cols));
+      v[k] = load4<Streaming>(in + kit::matrix_index(row0 + quad_row(q), col0 + quad_col(q), cols));
     }
 #pragma unroll
     for (int k = 0; k < kQuadsPerThread; ++k) {
       const int q = t + k * Threads;
-      tile[quad_store_slot(q, 0)] = v[k].x; // bank (r + 4 m + 0) % 32
-      tile[quad_store_slot(q, 1)] = v[k].y;
-      tile[quad_store_slot(q, 2)] = v[k].z;
-      tile[quad_store_slot(q, 3)] = v[k].w;
+      tile[offset<QuadLayout>(quad_store_coord(q, 0))] = v[k].x; // bank (r + 4 m + 0) % 32
+      tile[offset<QuadLayout>(quad_store_coord(q, 1))] = v[k].y;
+      tile[offset<QuadLayout>(quad_store_coord(q, 2))] = v[k].z;
+      tile[offset<QuadLayout>(quad_store_coord(q, 3))] = v[k].w;
     }
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < kQuadsPerThread; ++k) {
       const int q = t + k * Threads; // output row quad_row(q) of the tile (a tile column)
       float4 w;
-      w.x = tile[quad_load_slot(q, 0)]; // bank (4 m + 0 + r_out) % 32
-      w.y = tile[quad_load_slot(q, 1)];
-      w.z = tile[quad_load_slot(q, 2)];
-      w.w = tile[quad_load_slot(q, 3)];
-      store4<Streaming>(out + matrix_index(col0 + quad_row(q), row0 + quad_col(q), rows), w);
+      w.x = tile[offset<QuadLayout>(quad_load_coord(q, 0))]; // bank (4 m + 0 + r_out) % 32
+      w.y = tile[offset<QuadLayout>(quad_load_coord(q, 1))];
+      w.z = tile[offset<QuadLayout>(quad_load_coord(q, 2))];
+      w.w = tile[offset<QuadLayout>(quad_load_coord(q, 3))];
+      store4<Streaming>(out + kit::matrix_index(col0 + quad_row(q), row0 + quad_col(q), rows), w);
     }
     return;
   }
@@ -396,15 +397,14 @@ __global__ void __launch_bounds__(Threads)
   for (int e = t; e < kTileDim * kTileDim; e += Threads) {
     const int r = e / kTileDim, c = e % kTileDim;
     if (r < tile_rows && c < tile_cols) {
-      tile[padded_slot<kTileDim>(r, c)] = in[matrix_index(row0 + r, col0 + c, cols)];
+      tile[QuadLayout{}(r, c)] = in[kit::matrix_index(row0 + r, col0 + c, cols)];
     }
   }
   __syncthreads();
   for (int e = t; e < kTileDim * kTileDim; e += Threads) {
     const int r_out = e / kTileDim, c_out = e % kTileDim; // output (col0 + r_out, row0 + c_out)
     if (r_out < tile_cols && c_out < tile_rows) {
-      out[matrix_index(col0 + r_out, row0 + c_out, rows)] =
-          tile[padded_slot<kTileDim>(c_out, r_out)];
+      out[kit::matrix_index(col0 + r_out, row0 + c_out, rows)] = tile[QuadLayout{}(c_out, r_out)];
     }
   }
 }
@@ -425,19 +425,20 @@ __global__ void __launch_bounds__(Threads)
 #pragma unroll
     for (int k = 0; k < kQuadsPerThread; ++k) {
       const int q = t + k * Threads;
-      v[k] = load4<false>(in + matrix_index(row0 + quad_row(q), col0 + quad_col(q), cols));
+      v[k] = load4<false>(in + kit::matrix_index(row0 + quad_row(q), col0 + quad_col(q), cols));
     }
 #pragma unroll
     for (int k = 0; k < kQuadsPerThread; ++k) {
       const int q = t + k * Threads;
-      store4<false>(out + matrix_index(row0 + quad_row(q), col0 + quad_col(q), cols), v[k]);
+      store4<false>(out + kit::matrix_index(row0 + quad_row(q), col0 + quad_col(q), cols), v[k]);
     }
     return;
   }
   for (int e = t; e < kTileDim * kTileDim; e += Threads) {
     const int r = e / kTileDim, c = e % kTileDim;
     if (r < tile_rows && c < tile_cols) {
-      out[matrix_index(row0 + r, col0 + c, cols)] = in[matrix_index(row0 + r, col0 + c, cols)];
+      out[kit::matrix_index(row0 + r, col0 + c, cols)] =
+          in[kit::matrix_index(row0 + r, col0 + c, cols)];
     }
   }
 }
@@ -448,22 +449,22 @@ void launch_1d(const float* in, float* out, int rows, int cols, cudaStream_t str
     return;
   }
   prefer_shared<Kernel>();
-  Kernel<<<tile_grid(rows, cols), Threads, 0, stream>>>(in, out, rows, cols);
+  Kernel<<<kit::tile_grid(rows, cols, kTileDim), Threads, 0, stream>>>(in, out, rows, cols);
   CUDA_CHECK_LAUNCH();
 }
 
 // ---------------------------------------------------------------------------------------
-// float2 in global memory, a 64 x 64 XOR-swizzled tile (swizzled_slot, faster_layout.hpp).
+// float2 in global memory, a 64 x 64 XOR-swizzled tile (SwizzledLayout, variant_layouts.hpp).
 //
 // 32 x 8 threads. Phase 1: warp y reads tile rows y, y + 8, ...: lane x the float2 of
 // columns 2x, 2x + 1 (a warp: one 256-byte row), stored as one 8-byte shared store at
-// swizzled_pair_slot (swapped in rows 32..63). Phase 2: warp y writes output rows y, y + 8,
+// swizzled_pair_offset (swapped in rows 32..63). Phase 2: warp y writes output rows y, y + 8,
 // ... (tile columns): lane x reads tile (2x, R) and (2x + 1, R), two 4-byte loads, and
 // stores them as the float2 of output columns 2x, 2x + 1. Every tile, full or ragged, makes
 // the same shared accesses (lanes past the edge sit out); the global side takes float2 only
 // for whole pairs of an even-sided matrix with 8-byte aligned pointers, floats otherwise.
 // ---------------------------------------------------------------------------------------
-constexpr int kSwizzledBlockRows = kBlockRows;
+constexpr int kSwizzledBlockRows = 8;
 constexpr int kSwizzledThreads = kit::kWarpSize * kSwizzledBlockRows;
 
 __device__ __forceinline__ bool aligned8(const void* p) {
@@ -477,7 +478,7 @@ __device__ __forceinline__ void store_pair(float* tile, int r, int p, float2 v) 
   }
   // One 8-byte store (2 wavefronts) on every path: left alone, the compiler splits it into
   // two 4-byte stores on the ragged path, and those would share banks (floats 2 apart).
-  kit::st_shared(reinterpret_cast<float2*>(tile + swizzled_pair_slot(r, p)), v);
+  kit::st_shared(reinterpret_cast<float2*>(tile + swizzled_pair_offset(r, p)), v);
 }
 
 template <TileOrder Order>
@@ -486,10 +487,10 @@ __global__ void __launch_bounds__(kSwizzledThreads)
   __shared__ alignas(16) float tile[kSwizzledDim * kSwizzledDim];
   const int x = static_cast<int>(threadIdx.x);
   const int ty = static_cast<int>(threadIdx.y);
-  TileIndex t{static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.x)};
+  kit::Coord t{static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.x)};
   if constexpr (Order == TileOrder::bands) {
-    t = banded_tile(static_cast<int>(blockIdx.x), tiles_along(rows, kSwizzledDim),
-                    tiles_along(cols, kSwizzledDim));
+    t = banded_tile(static_cast<int>(blockIdx.x), kit::tiles_for(rows, kSwizzledDim),
+                    kit::tiles_for(cols, kSwizzledDim));
   }
   const int row0 = t.row * kSwizzledDim;
   const int col0 = t.col * kSwizzledDim;
@@ -505,7 +506,7 @@ __global__ void __launch_bounds__(kSwizzledThreads)
 #pragma unroll
     for (int k = 0; k < kPerThread; ++k) { // every load in flight before the first store
       v[k] = *reinterpret_cast<const float2*>(
-          in + matrix_index(row0 + ty + k * kSwizzledBlockRows, col0 + c, cols));
+          in + kit::matrix_index(row0 + ty + k * kSwizzledBlockRows, col0 + c, cols));
     }
 #pragma unroll
     for (int k = 0; k < kPerThread; ++k) {
@@ -515,9 +516,9 @@ __global__ void __launch_bounds__(kSwizzledThreads)
 #pragma unroll
     for (int k = 0; k < kPerThread; ++k) {
       const int r_out = ty + k * kSwizzledBlockRows; // output row in the tile (tile column)
-      const float2 w = make_float2(tile[swizzled_slot(c, r_out)],      // 1 wavefront
-                                   tile[swizzled_slot(c + 1, r_out)]); // 1 wavefront
-      *reinterpret_cast<float2*>(out + matrix_index(col0 + r_out, row0 + c, rows)) = w;
+      const float2 w = make_float2(tile[SwizzledLayout{}(c, r_out)],      // 1 wavefront
+                                   tile[SwizzledLayout{}(c + 1, r_out)]); // 1 wavefront
+      *reinterpret_cast<float2*>(out + kit::matrix_index(col0 + r_out, row0 + c, rows)) = w;
     }
     return;
   }
@@ -526,7 +527,7 @@ __global__ void __launch_bounds__(kSwizzledThreads)
   // edge inactive, the global side float by float where a whole aligned pair is not there.
   for (int r = ty; r < tile_rows; r += kSwizzledBlockRows) {
     if (c < tile_cols) {
-      const float* p = in + matrix_index(row0 + r, col0 + c, cols);
+      const float* p = in + kit::matrix_index(row0 + r, col0 + c, cols);
       float2 v = make_float2(0.0f, 0.0f); // a missing second float is never read back
       if (vector && c + 1 < tile_cols) {
         v = *reinterpret_cast<const float2*>(p);
@@ -542,10 +543,10 @@ __global__ void __launch_bounds__(kSwizzledThreads)
   __syncthreads();
   for (int r_out = ty; r_out < tile_cols; r_out += kSwizzledBlockRows) {
     if (c < tile_rows) {
-      float* p = out + matrix_index(col0 + r_out, row0 + c, rows);
-      const float first = tile[swizzled_slot(c, r_out)];
+      float* p = out + kit::matrix_index(col0 + r_out, row0 + c, rows);
+      const float first = tile[SwizzledLayout{}(c, r_out)];
       if (c + 1 < tile_rows) {
-        const float second = tile[swizzled_slot(c + 1, r_out)];
+        const float second = tile[SwizzledLayout{}(c + 1, r_out)];
         if (vector) {
           *reinterpret_cast<float2*>(p) = make_float2(first, second);
         } else {
@@ -566,8 +567,8 @@ void launch_swizzled_vec2(const float* in, float* out, int rows, int cols, cudaS
   }
   constexpr auto kernel = swizzled_vec2_kernel<Order>;
   prefer_shared<kernel>();
-  const unsigned tiles_cols = static_cast<unsigned>(tiles_along(cols, kSwizzledDim));
-  const unsigned tiles_rows = static_cast<unsigned>(tiles_along(rows, kSwizzledDim));
+  const unsigned tiles_cols = static_cast<unsigned>(kit::tiles_for(cols, kSwizzledDim));
+  const unsigned tiles_rows = static_cast<unsigned>(kit::tiles_for(rows, kSwizzledDim));
   const dim3 grid =
       Order == TileOrder::rows ? dim3(tiles_cols, tiles_rows) : dim3(tiles_cols * tiles_rows);
   kernel<<<grid, dim3(kit::kWarpSize, kSwizzledBlockRows), 0, stream>>>(in, out, rows, cols);
@@ -632,4 +633,4 @@ void copy_vec4(const float* in, float* out, int rows, int cols, cudaStream_t str
   launch_1d<copy_vec4_kernel<128>, 128>(in, out, rows, cols, stream);
 }
 
-} // namespace lesson05::faster
+} // namespace transpose_variants
