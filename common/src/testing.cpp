@@ -1,5 +1,7 @@
 #include "kit/testing.hpp"
 
+#include "kit/pattern_bench.hpp"
+
 #include <cstdio>
 #include <random>
 #include <sstream>
@@ -136,6 +138,24 @@ SharedCounters CounterTest::expect_counts(const std::string& what, const Trace& 
   report(what, measured, expected);
   EXPECT_TRUE(counts_match(measured, expected, &trace)) << "while measuring: " << what;
   return measured;
+}
+
+void expect_model_slowdown(const Pattern& a, const Pattern& b) {
+  PatternBench pa(a), pb(b);
+  const PatternPair pair = saturating_pair(pa, pb);
+  KIT_EXPECT_SLOWDOWN(pair.a, pair.b, model_ratio(a, b));
+}
+
+SharedCounters CounterTest::expect_pattern(const Pattern& pattern) {
+  constexpr int kBlocks = 4;
+  constexpr int kRounds = 2;
+  const PatternBench bench(pattern);
+  const SharedCounters c = expect_counts(pattern.name, bench.trace(kBlocks, kRounds),
+                                         [&] { bench.run(kBlocks, kRounds); });
+  const std::uint64_t requests =
+      pattern.op == SharedOp::load ? c.sass.load_requests : c.sass.store_requests;
+  EXPECT_EQ(requests, bench.pattern_requests(kBlocks, kRounds)) << pattern.name;
+  return c;
 }
 
 } // namespace kit::testing

@@ -4,7 +4,6 @@
 
 #include <demo.hpp>
 
-#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {
@@ -14,11 +13,7 @@ class DemoCounters : public kit::testing::CounterTest {};
 TEST_F(DemoCounters, EqualTheModel) {
   for (const kit::Pattern& p :
        {lesson01::stride_one_demo(), lesson01::stride_33_demo(), lesson01::permuted_demo()}) {
-    const kit::PatternBench bench(p);
-    constexpr int kBlocks = 4, kRounds = 2;
-    const kit::SharedCounters c =
-        expect_counts(p.name, bench.trace(kBlocks, kRounds), [&] { bench.run(kBlocks, kRounds); });
-    EXPECT_EQ(c.sass.load_requests, bench.pattern_requests(kBlocks, kRounds)) << p.name;
+    const kit::SharedCounters c = expect_pattern(p);
     EXPECT_EQ(c.sass.load_wavefronts, c.sass.load_requests) << p.name << ": not conflict-free";
   }
 }

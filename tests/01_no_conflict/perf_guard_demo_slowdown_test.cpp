@@ -4,26 +4,18 @@
 
 #include <demo.hpp>
 
-#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {
 
-void expect_as_fast_as_stride_one(const kit::Pattern& p) {
-  kit::PatternBench a(p);
-  kit::PatternBench b(lesson01::stride_one_demo());
-  const kit::PatternPair pair = kit::saturating_pair(a, b);
-  KIT_EXPECT_SLOWDOWN(pair.a, pair.b, kit::model_ratio(p, b.pattern()));
-}
-
 TEST(DemoSlowdown, Stride33AsFastAsStrideOne) {
   KIT_REQUIRE_TIMING();
-  expect_as_fast_as_stride_one(lesson01::stride_33_demo());
+  kit::testing::expect_model_slowdown(lesson01::stride_33_demo(), lesson01::stride_one_demo());
 }
 
 TEST(DemoSlowdown, PermutationAsFastAsStrideOne) {
   KIT_REQUIRE_TIMING();
-  expect_as_fast_as_stride_one(lesson01::permuted_demo());
+  kit::testing::expect_model_slowdown(lesson01::permuted_demo(), lesson01::stride_one_demo());
 }
 
 } // namespace

@@ -4,31 +4,23 @@
 
 #include <demo.hpp>
 
-#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {
 
-void expect_model_slowdown(const kit::Pattern& p) {
-  kit::PatternBench a(p);
-  kit::PatternBench b(lesson02::stride_one_demo());
-  const kit::PatternPair pair = kit::saturating_pair(a, b);
-  KIT_EXPECT_SLOWDOWN(pair.a, pair.b, kit::model_ratio(p, b.pattern()));
-}
-
 TEST(DemoSlowdown, StrideTwoTwiceAsSlow) {
   KIT_REQUIRE_TIMING();
-  expect_model_slowdown(lesson02::stride_two_demo());
+  kit::testing::expect_model_slowdown(lesson02::stride_two_demo(), lesson02::stride_one_demo());
 }
 
 TEST(DemoSlowdown, StrideThreeAsFastAsStrideOne) {
   KIT_REQUIRE_TIMING();
-  expect_model_slowdown(lesson02::stride_three_demo());
+  kit::testing::expect_model_slowdown(lesson02::stride_three_demo(), lesson02::stride_one_demo());
 }
 
 TEST(DemoSlowdown, StrideSixTwiceAsSlow) {
   KIT_REQUIRE_TIMING();
-  expect_model_slowdown(lesson02::stride_six_demo());
+  kit::testing::expect_model_slowdown(lesson02::stride_six_demo(), lesson02::stride_one_demo());
 }
 
 } // namespace

@@ -4,7 +4,6 @@
 
 #include <demo.hpp>
 
-#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {
@@ -16,11 +15,7 @@ TEST_F(DemoCounters, EqualTheModel) {
        {lesson03::row_read_demo(), lesson03::column_read_demo(0), lesson03::column_read_demo(7),
         lesson03::column_read_demo(31), lesson03::padded_column_read_demo(0),
         lesson03::padded_column_read_demo(31), lesson03::padded_row_read_demo(5)}) {
-    const kit::PatternBench bench(p);
-    constexpr int kBlocks = 4, kRounds = 2;
-    const kit::SharedCounters c =
-        expect_counts(p.name, bench.trace(kBlocks, kRounds), [&] { bench.run(kBlocks, kRounds); });
-    EXPECT_EQ(c.sass.load_requests, bench.pattern_requests(kBlocks, kRounds)) << p.name;
+    expect_pattern(p);
   }
 }
 

@@ -4,7 +4,6 @@
 
 #include <demo.hpp>
 
-#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {
@@ -16,13 +15,7 @@ TEST_F(DemoCounters, EqualTheModel) {
        {lesson04::stride_one_demo(), lesson04::one_word_demo(), lesson04::lane_pairs_demo(),
         lesson04::two_words_two_banks_demo(), lesson04::two_words_one_bank_demo(),
         lesson04::one_word_store_demo(), lesson04::stride_one_store_demo()}) {
-    const kit::PatternBench bench(p);
-    constexpr int kBlocks = 4, kRounds = 2;
-    const kit::SharedCounters c =
-        expect_counts(p.name, bench.trace(kBlocks, kRounds), [&] { bench.run(kBlocks, kRounds); });
-    const std::uint64_t requests =
-        p.op == kit::SharedOp::load ? c.sass.load_requests : c.sass.store_requests;
-    EXPECT_EQ(requests, bench.pattern_requests(kBlocks, kRounds)) << p.name;
+    expect_pattern(p);
   }
 }
 

@@ -4,36 +4,30 @@
 
 #include <demo.hpp>
 
-#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {
 
-void expect_model_slowdown(const kit::Pattern& p) {
-  kit::PatternBench a(p);
-  kit::PatternBench b(lesson04::stride_one_demo());
-  const kit::PatternPair pair = kit::saturating_pair(a, b);
-  KIT_EXPECT_SLOWDOWN(pair.a, pair.b, kit::model_ratio(p, b.pattern()));
-}
-
 TEST(DemoSlowdown, OneWordAsFastAsStrideOne) {
   KIT_REQUIRE_TIMING();
-  expect_model_slowdown(lesson04::one_word_demo());
+  kit::testing::expect_model_slowdown(lesson04::one_word_demo(), lesson04::stride_one_demo());
 }
 
 TEST(DemoSlowdown, LanePairsAsFastAsStrideOne) {
   KIT_REQUIRE_TIMING();
-  expect_model_slowdown(lesson04::lane_pairs_demo());
+  kit::testing::expect_model_slowdown(lesson04::lane_pairs_demo(), lesson04::stride_one_demo());
 }
 
 TEST(DemoSlowdown, TwoWordsTwoBanksAsFastAsStrideOne) {
   KIT_REQUIRE_TIMING();
-  expect_model_slowdown(lesson04::two_words_two_banks_demo());
+  kit::testing::expect_model_slowdown(lesson04::two_words_two_banks_demo(),
+                                      lesson04::stride_one_demo());
 }
 
 TEST(DemoSlowdown, TwoWordsOneBankTwiceAsSlow) {
   KIT_REQUIRE_TIMING();
-  expect_model_slowdown(lesson04::two_words_one_bank_demo());
+  kit::testing::expect_model_slowdown(lesson04::two_words_one_bank_demo(),
+                                      lesson04::stride_one_demo());
 }
 
 } // namespace

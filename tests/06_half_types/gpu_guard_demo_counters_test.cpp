@@ -4,7 +4,6 @@
 
 #include <demo.hpp>
 
-#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
 namespace {
@@ -16,11 +15,7 @@ TEST_F(DemoCounters, EqualTheModel) {
        {lesson06::half_stride_one_demo(), lesson06::half_stride_two_demo(),
         lesson06::half_column_demo(), lesson06::float_column_demo(),
         lesson06::half_stride_64_demo(), lesson06::float_stride_one_demo()}) {
-    const kit::PatternBench bench(p);
-    constexpr int kBlocks = 4, kRounds = 2;
-    const kit::SharedCounters c =
-        expect_counts(p.name, bench.trace(kBlocks, kRounds), [&] { bench.run(kBlocks, kRounds); });
-    EXPECT_EQ(c.sass.load_requests, bench.pattern_requests(kBlocks, kRounds)) << p.name;
+    expect_pattern(p);
   }
 }
 

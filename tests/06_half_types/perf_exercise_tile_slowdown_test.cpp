@@ -6,7 +6,6 @@
 #include <demo.hpp>
 #include <exercise.hpp>
 
-#include "half_timing.hpp"
 #include "half_trace.hpp"
 #include "kit/layout.hpp"
 #include "kit/pattern.hpp"
@@ -19,7 +18,7 @@ void expect_as_fast_as(const kit::Pattern& a, const kit::Pattern& b) {
   ASSERT_DOUBLE_EQ(r, 1.0) << "the model already says '" << a.name << "' costs " << r << "x '"
                            << b.name << "' with kHalfPitch = " << lesson06::kHalfPitch
                            << ": fix the padding first (the CPU tests say why)";
-  lesson06::testing::expect_model_slowdown(a, b);
+  kit::testing::expect_model_slowdown(a, b);
 }
 
 TEST(TileSlowdown, ColumnReadAsFastAsARow) {

@@ -5,12 +5,11 @@
 
 #include <demo.hpp>
 
-#include "half_timing.hpp"
 #include "kit/testing.hpp"
 
 namespace {
 
-using lesson06::testing::expect_model_slowdown;
+using kit::testing::expect_model_slowdown;
 
 TEST(DemoSlowdown, HalfColumnOverHalfStrideOne) {
   KIT_REQUIRE_TIMING();

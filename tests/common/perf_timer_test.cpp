@@ -7,26 +7,20 @@
 
 namespace {
 
-void expect_model_slowdown(const kit::Pattern& a, const kit::Pattern& b) {
-  kit::PatternBench pa(a), pb(b);
-  const kit::PatternPair pair = kit::saturating_pair(pa, pb);
-  KIT_EXPECT_SLOWDOWN(pair.a, pair.b, kit::model_ratio(a, b));
-}
-
 TEST(Timer, FloatStrideTwoCostsTwo) {
   KIT_REQUIRE_TIMING();
-  expect_model_slowdown(kit::strided_pattern(4, 2), kit::strided_pattern(4, 1));
+  kit::testing::expect_model_slowdown(kit::strided_pattern(4, 2), kit::strided_pattern(4, 1));
 }
 
 TEST(Timer, FloatStride32Costs32) {
   KIT_REQUIRE_TIMING();
-  expect_model_slowdown(kit::strided_pattern(4, 32), kit::strided_pattern(4, 1));
+  kit::testing::expect_model_slowdown(kit::strided_pattern(4, 32), kit::strided_pattern(4, 1));
 }
 
 TEST(Timer, DoubleAndFloat4CostTheirIdeal) {
   KIT_REQUIRE_TIMING();
-  expect_model_slowdown(kit::strided_pattern(8, 1), kit::strided_pattern(4, 1));
-  expect_model_slowdown(kit::strided_pattern(16, 1), kit::strided_pattern(4, 1));
+  kit::testing::expect_model_slowdown(kit::strided_pattern(8, 1), kit::strided_pattern(4, 1));
+  kit::testing::expect_model_slowdown(kit::strided_pattern(16, 1), kit::strided_pattern(4, 1));
 }
 
 TEST(Timer, RefusesUnequalSharedMemory) {

@@ -16,6 +16,7 @@
 
 #include "kit/counters.hpp"
 #include "kit/device.hpp"
+#include "kit/pattern.hpp"
 #include "kit/timer.hpp"
 #include "kit/trace.hpp"
 
@@ -84,6 +85,11 @@ std::vector<float> random_floats(std::size_t n, std::uint64_t seed);
 /// `n` random 32-bit values from `seed` (bit patterns: a copy must move every bit).
 std::vector<std::uint32_t> random_bits(std::size_t n, std::uint64_t seed);
 
+/// Times pattern `a` against pattern `b` (each issued by every warp of a saturating launch,
+/// in one run) and expects the ratio in the band around the model's ratio of the two; skips
+/// with the reason when the GPU was busy or cannot show the ratio.
+void expect_model_slowdown(const Pattern& a, const Pattern& b);
+
 /// Prints one machine-readable line for a slowdown (read back by the progress report):
 /// `[kit-slowdown] <A> over <B>: measured 1.93x model 2.00x fidelity 0.97 (pass)`.
 void report(const SlowdownVerdict& v);
@@ -107,6 +113,10 @@ protected:
   /// line. Returns the counters.
   SharedCounters expect_counts(const std::string& what, const Trace& trace,
                                const std::function<void()>& launch);
+  /// Runs `pattern` in the pattern microbenchmark (4 blocks, 2 rounds) and expects the
+  /// counters to equal its trace, and its own requests to be exactly one per warp, round and
+  /// unrolled access (a merged or dropped access shows there). Returns the counters.
+  SharedCounters expect_pattern(const Pattern& pattern);
   /// The session (open when the test runs).
   CounterSession& session() { return *session_; }
 
