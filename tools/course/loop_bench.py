@@ -109,7 +109,9 @@ def make_parser() -> Parser:
 def measure(steps, lesson: Lesson, source: Path, keep: bool, cores: int) -> Tuple[list, bool]:
     """Runs the steps in a scratch copy of the course: (table rows, whether one failed)."""
     work = Path(tempfile.mkdtemp(prefix="course-loop-"))
-    env = dict(os.environ, CMAKE_BUILD_PARALLEL_LEVEL=str(cores))
+    # ccache stays out of the timings: a cache filled by earlier builds of the same sources
+    # would make the first build look faster than a student's first build is.
+    env = dict(os.environ, CMAKE_BUILD_PARALLEL_LEVEL=str(cores), CCACHE_DISABLE="1")
     rows, failed = [], False
     try:
         copy_course(source.resolve(), work)
