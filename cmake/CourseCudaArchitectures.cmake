@@ -1,4 +1,5 @@
-# Chooses the CUDA architectures before project() enables CUDA.
+# Chooses the CUDA architectures before project() enables CUDA, and whether GPU test programs
+# are built (COURSE_BUILD_GPU_TESTS).
 #
 # - CMAKE_CUDA_ARCHITECTURES or CUDAARCHS given: used as is (the `ci` preset names one).
 # - A GPU visible to nvidia-smi: its own architecture(s), e.g. 90 on an H100.
@@ -18,22 +19,29 @@ if(NOT DEFINED CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX})
   endif()
 endif()
 
-if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
-  set(_course_archs "")
-  find_program(_course_nvidia_smi nvidia-smi)
-  if(_course_nvidia_smi)
-    execute_process(COMMAND "${_course_nvidia_smi}" --query-gpu=compute_cap --format=csv,noheader
-                    OUTPUT_VARIABLE _course_caps RESULT_VARIABLE _course_rc ERROR_QUIET
-                    TIMEOUT 20)
-    if(_course_rc EQUAL 0)
-      string(REGEX MATCHALL "[0-9]+\\.[0-9]+" _course_caps "${_course_caps}")
-      foreach(_cap IN LISTS _course_caps)
-        string(REPLACE "." "" _arch "${_cap}")
-        list(APPEND _course_archs "${_arch}")
-      endforeach()
-      list(REMOVE_DUPLICATES _course_archs)
-    endif()
+# The compute capabilities of the GPUs nvidia-smi sees (none on a machine without a driver).
+set(_course_archs "")
+find_program(_course_nvidia_smi nvidia-smi)
+if(_course_nvidia_smi)
+  execute_process(COMMAND "${_course_nvidia_smi}" --query-gpu=compute_cap --format=csv,noheader
+                  OUTPUT_VARIABLE _course_caps RESULT_VARIABLE _course_rc ERROR_QUIET
+                  TIMEOUT 20)
+  if(_course_rc EQUAL 0)
+    string(REGEX MATCHALL "[0-9]+\\.[0-9]+" _course_caps "${_course_caps}")
+    foreach(_cap IN LISTS _course_caps)
+      string(REPLACE "." "" _arch "${_cap}")
+      list(APPEND _course_archs "${_arch}")
+    endforeach()
+    list(REMOVE_DUPLICATES _course_archs)
   endif()
+endif()
+if(_course_archs)
+  set(COURSE_GPU_VISIBLE TRUE)
+else()
+  set(COURSE_GPU_VISIBLE FALSE)
+endif()
+
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
   if(_course_archs)
     message(STATUS "CUDA architectures: ${_course_archs} (the GPU on this machine)")
     set(CMAKE_CUDA_ARCHITECTURES "${_course_archs}" CACHE STRING "CUDA architectures")
@@ -43,4 +51,21 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
     set(CMAKE_CUDA_ARCHITECTURES "${COURSE_FALLBACK_CUDA_ARCHITECTURES}"
         CACHE STRING "CUDA architectures")
   endif()
+endif()
+
+# GPU test programs: built where they can run. Without a GPU they are registered all the same
+# and report Skipped, with the reason, so the CPU verdict and the first build stay short.
+set(COURSE_GPU_TESTS "AUTO" CACHE STRING
+    "Build the GPU test programs: ON, OFF, or AUTO (when nvidia-smi sees a GPU at configure time)")
+set_property(CACHE COURSE_GPU_TESTS PROPERTY STRINGS AUTO ON OFF)
+if(COURSE_GPU_TESTS STREQUAL "AUTO")
+  set(COURSE_BUILD_GPU_TESTS ${COURSE_GPU_VISIBLE})
+elseif(COURSE_GPU_TESTS)
+  set(COURSE_BUILD_GPU_TESTS TRUE)
+else()
+  set(COURSE_BUILD_GPU_TESTS FALSE)
+endif()
+if(NOT COURSE_BUILD_GPU_TESTS)
+  message(STATUS "GPU test programs: not built (COURSE_GPU_TESTS=${COURSE_GPU_TESTS}, GPU "
+                 "visible: ${COURSE_GPU_VISIBLE}); their tests report Skipped")
 endif()

@@ -9,7 +9,9 @@
 #     compiled by the host compiler alone against the headers: no nvcc, no CUDA library, so
 #     the CPU verdict after an edit takes seconds.
 #   - lesson03_<tree>_gpu: one test program of every gpu_* and perf_* test file, linked with
-#     the lesson's library and the kit.
+#     the lesson's library and the kit. Only where COURSE_BUILD_GPU_TESTS (a GPU at configure
+#     time, or COURSE_GPU_TESTS=ON): elsewhere its tests are registered all the same and report
+#     Skipped with the reason.
 # and the targets `lesson03-cpu` (the CPU test programs of every tree) and `lesson03`
 # (everything of the lesson), so a lesson builds, and fails, on its own.
 #
@@ -32,6 +34,11 @@ file(CONFIGURE OUTPUT "${_course_pch_source}" CONTENT "// GoogleTest's precompil
 add_library(course_gtest_pch OBJECT "${_course_pch_source}")
 target_link_libraries(course_gtest_pch PRIVATE GTest::gtest)
 target_precompile_headers(course_gtest_pch PRIVATE <gtest/gtest.h>)
+
+set(_course_no_gpu_reason
+    "no GPU was visible when this build was configured, so its GPU test programs are not built: "
+    "on a machine with an NVIDIA GPU, configure again (or pass -DCOURSE_GPU_TESTS=ON)")
+string(CONCAT _course_no_gpu_reason ${_course_no_gpu_reason})
 
 # The `<Suite>.<Name>` of every TEST and TEST_F that opens a line of `source`.
 function(_course_test_names source out_var)
@@ -92,7 +99,7 @@ function(course_add_test_folder lesson tree folder)
   endforeach()
 
   foreach(kind IN ITEMS cpu gpu)
-    if(NOT ${kind}_sources)
+    if(NOT ${kind}_sources OR (kind STREQUAL "gpu" AND NOT COURSE_BUILD_GPU_TESTS))
       continue()
     endif()
     set(exe "${base}_${kind}")
@@ -104,6 +111,9 @@ function(course_add_test_folder lesson tree folder)
     endif()
     target_include_directories(${exe} PRIVATE "${folder}")
     target_precompile_headers(${exe} REUSE_FROM course_gtest_pch)
+    # One translation unit per program (most of a test file's compile time is fixed cost):
+    # helpers in the anonymous namespaces of one program's files must have distinct names.
+    set_target_properties(${exe} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                             "${CMAKE_BINARY_DIR}/tests/${tree}")
     if(NOT lesson STREQUAL tree)
@@ -144,7 +154,13 @@ function(course_add_test_folder lesson tree folder)
       message(FATAL_ERROR "${source}: no TEST or TEST_F opens a line of this file")
     endif()
     foreach(name IN LISTS names)
-      add_test(NAME "${prefix}${name}" COMMAND ${exe} "--gtest_filter=${name}")
+      if(kind STREQUAL "cpu" OR COURSE_BUILD_GPU_TESTS)
+        add_test(NAME "${prefix}${name}" COMMAND ${exe} "--gtest_filter=${name}")
+      else()
+        add_test(NAME "${prefix}${name}"
+                 COMMAND ${CMAKE_COMMAND} "-DTEST=${name}" "-DREASON=${_course_no_gpu_reason}"
+                         -P "${PROJECT_SOURCE_DIR}/cmake/CourseSkip.cmake")
+      endif()
       # A skip (GTEST_SKIP) reports as Skipped, never Passed; a filter that selects nothing
       # (a test renamed since the last configure) fails instead of passing with no test run.
       set_tests_properties("${prefix}${name}" PROPERTIES
@@ -199,8 +215,10 @@ function(course_add_lesson number topic)
     target_include_directories(${lesson}_${tree}_headers SYSTEM INTERFACE
                                ${CUDAToolkit_INCLUDE_DIRS})
     target_link_libraries(${lesson}_${tree}_headers INTERFACE kit_model)
+    # The kit's library is linked by the GPU test programs: building the lesson's kernels does
+    # not wait for it.
     add_library(${lesson}_${tree} STATIC ${sources})
-    target_link_libraries(${lesson}_${tree} PUBLIC ${lesson}_${tree}_headers kit)
+    target_link_libraries(${lesson}_${tree} PUBLIC ${lesson}_${tree}_headers)
     add_dependencies(${lesson} ${lesson}_${tree})
     set(tests "${PROJECT_SOURCE_DIR}/tests/${name}")
     course_add_test_folder(${lesson} ${tree} "${tests}"

@@ -19,10 +19,10 @@ using lesson05::store_coord;
 
 // The shapes whose traces are checked: one tile, ragged tiles of every kind, one row, one
 // column.
-struct Shape {
+struct TraceShape {
   int rows, cols;
 };
-const Shape kShapes[] = {{32, 32}, {1, 1}, {31, 33}, {33, 31}, {1000, 777}, {1, 4097}, {4097, 1}};
+const TraceShape kShapes[] = {{32, 32}, {1, 1}, {31, 33}, {33, 31}, {1000, 777}, {1, 4097}, {4097, 1}};
 
 TEST(Layout, LoadSlotReadsTheTransposedElement) {
   for (int x = 0; x < kTileDim; ++x) {
@@ -67,7 +67,7 @@ TEST(Layout, PaddedKernelCostsTheIdealEverywhere) {
   ASSERT_TRUE(lesson05::testing::load_coord_transposes())
       << "load_coord does not read the transposed element yet (see "
          "LoadSlotReadsTheTransposedElement): the trace would not be a transpose's";
-  for (const Shape s : kShapes) {
+  for (const TraceShape s : kShapes) {
     const kit::Trace trace = lesson05::testing::padded_trace(s.rows, s.cols);
     for (const kit::TraceEntry& e : trace.entries()) {
       const kit::BankReport r = kit::analyze(e.access, e.op);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kit/device.hpp"
+#include "probe_kernels.hpp"
 
 #if KIT_HAVE_RANGE_PROFILER
 #include <cuda.h>
@@ -84,16 +85,16 @@ std::string refusal_for(const CuptiFailure& f) {
   }
 }
 
+/// A CUPTI parameter struct: every field zero, structSize set (the API's versioning).
+template <class Params>
+Params cupti_params(std::size_t struct_size) {
+  Params p{};
+  p.structSize = struct_size;
+  return p;
+}
+
 using CtxGetCurrent = CUresult (*)(CUcontext*);
 
-// A kernel with exactly one shared store and one shared load per warp, to check the session
-// end to end before any test relies on it.
-__global__ void probe_kernel(unsigned* out) {
-  __shared__ unsigned s[32];
-  s[threadIdx.x] = threadIdx.x;
-  __syncwarp();
-  out[threadIdx.x] = s[31 - threadIdx.x];
-}
 #endif
 
 } // namespace
@@ -147,11 +148,13 @@ void CounterSession::Impl::open() {
     return;
   }
 
-  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  auto init =
+      cupti_params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
   KIT_CUPTI(cuptiProfilerInitialize(&init));
   profiler_initialized = true;
 
-  CUpti_Profiler_DeviceSupported_Params sup{CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+  auto sup = cupti_params<CUpti_Profiler_DeviceSupported_Params>(
+      CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
   sup.cuDevice = gpu_status().device;
   sup.api = CUPTI_PROFILER_RANGE_PROFILING;
   KIT_CUPTI(cuptiProfilerDeviceSupported(&sup));
@@ -172,20 +175,22 @@ void CounterSession::Impl::open() {
     return;
   }
 
-  CUpti_Device_GetChipName_Params name{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  auto name =
+      cupti_params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
   name.deviceIndex = static_cast<std::size_t>(gpu_status().device);
   KIT_CUPTI(cuptiDeviceGetChipName(&name));
   chip = name.pChipName;
 
-  CUpti_Profiler_GetCounterAvailability_Params avail{
-      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+  auto avail = cupti_params<CUpti_Profiler_GetCounterAvailability_Params>(
+      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
   avail.ctx = ctx;
   KIT_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
   std::vector<std::uint8_t> availability(avail.counterAvailabilityImageSize);
   avail.pCounterAvailabilityImage = availability.data();
   KIT_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
 
-  CUpti_Profiler_Host_Initialize_Params hi{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+  auto hi = cupti_params<CUpti_Profiler_Host_Initialize_Params>(
+      CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
   hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
   hi.pChipName = chip.c_str();
   hi.pCounterAvailabilityImage = availability.data();
@@ -193,32 +198,33 @@ void CounterSession::Impl::open() {
   host = hi.pHostObject;
 
   std::vector<const char*> metrics(kMetrics, kMetrics + kNumMetrics);
-  CUpti_Profiler_Host_ConfigAddMetrics_Params add{
-      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+  auto add = cupti_params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
   add.pHostObject = host;
   add.ppMetricNames = metrics.data();
   add.numMetrics = metrics.size();
   KIT_CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
 
-  CUpti_Profiler_Host_GetConfigImageSize_Params cs{
-      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+  auto cs = cupti_params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
   cs.pHostObject = host;
   KIT_CUPTI(cuptiProfilerHostGetConfigImageSize(&cs));
   config.resize(cs.configImageSize);
-  CUpti_Profiler_Host_GetConfigImage_Params ci{
-      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+  auto ci = cupti_params<CUpti_Profiler_Host_GetConfigImage_Params>(
+      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
   ci.pHostObject = host;
   ci.configImageSize = config.size();
   ci.pConfigImage = config.data();
   KIT_CUPTI(cuptiProfilerHostGetConfigImage(&ci));
 
-  CUpti_RangeProfiler_Enable_Params en{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  auto en = cupti_params<CUpti_RangeProfiler_Enable_Params>(
+      CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
   en.ctx = ctx;
   KIT_CUPTI(cuptiRangeProfilerEnable(&en));
   range = en.pRangeProfilerObject;
 
-  CUpti_RangeProfiler_GetCounterDataSize_Params ds{
-      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+  auto ds = cupti_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
   ds.pRangeProfilerObject = range;
   ds.pMetricNames = metrics.data();
   ds.numMetrics = metrics.size();
@@ -229,14 +235,15 @@ void CounterSession::Impl::open() {
 }
 
 SharedCounters CounterSession::Impl::measure(const std::function<void()>& launch) {
-  CUpti_RangeProfiler_CounterDataImage_Initialize_Params di{
-      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  auto di = cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   di.pRangeProfilerObject = range;
   di.counterDataSize = counter_data.size();
   di.pCounterData = counter_data.data();
   KIT_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&di));
 
-  CUpti_RangeProfiler_SetConfig_Params sc{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+  auto sc = cupti_params<CUpti_RangeProfiler_SetConfig_Params>(
+      CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
   sc.pRangeProfilerObject = range;
   sc.configSize = config.size();
   sc.pConfig = config.data();
@@ -251,7 +258,8 @@ SharedCounters CounterSession::Impl::measure(const std::function<void()>& launch
   sc.targetNestingLevel = 1;
   KIT_CUPTI(cuptiRangeProfilerSetConfig(&sc));
 
-  CUpti_RangeProfiler_Start_Params st{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+  auto st =
+      cupti_params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
   st.pRangeProfilerObject = range;
   KIT_CUPTI(cuptiRangeProfilerStart(&st));
   std::string launch_error;
@@ -264,14 +272,16 @@ SharedCounters CounterSession::Impl::measure(const std::function<void()>& launch
   } catch (const std::exception& e) {
     launch_error = e.what();
   }
-  CUpti_RangeProfiler_Stop_Params sp{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  auto sp =
+      cupti_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
   sp.pRangeProfilerObject = range;
   KIT_CUPTI(cuptiRangeProfilerStop(&sp));
   if (!launch_error.empty()) {
     throw std::runtime_error(launch_error);
   }
 
-  CUpti_RangeProfiler_DecodeData_Params dd{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  auto dd = cupti_params<CUpti_RangeProfiler_DecodeData_Params>(
+      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   dd.pRangeProfilerObject = range;
   KIT_CUPTI(cuptiRangeProfilerDecodeData(&dd));
   if (dd.numOfRangeDropped > 0) {
@@ -280,8 +290,8 @@ SharedCounters CounterSession::Impl::measure(const std::function<void()>& launch
                              std::to_string(kMaxRanges) + " kernels");
   }
 
-  CUpti_RangeProfiler_GetCounterDataInfo_Params info{
-      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  auto info = cupti_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
   info.pCounterDataImage = counter_data.data();
   info.counterDataImageSize = counter_data.size();
   KIT_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
@@ -291,8 +301,8 @@ SharedCounters CounterSession::Impl::measure(const std::function<void()>& launch
   std::vector<const char*> metrics(kMetrics, kMetrics + kNumMetrics);
   for (std::size_t r = 0; r < info.numTotalRanges; ++r) {
     double values[kNumMetrics] = {};
-    CUpti_Profiler_Host_EvaluateToGpuValues_Params ev{
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+    auto ev = cupti_params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
     ev.pHostObject = host;
     ev.pCounterDataImage = counter_data.data();
     ev.counterDataImageSize = counter_data.size();
@@ -316,19 +326,22 @@ SharedCounters CounterSession::Impl::measure(const std::function<void()>& launch
 
 void CounterSession::Impl::close() {
   if (range) {
-    CUpti_RangeProfiler_Disable_Params d{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    auto d = cupti_params<CUpti_RangeProfiler_Disable_Params>(
+        CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
     d.pRangeProfilerObject = range;
     cuptiRangeProfilerDisable(&d);
     range = nullptr;
   }
   if (host) {
-    CUpti_Profiler_Host_Deinitialize_Params d{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    auto d = cupti_params<CUpti_Profiler_Host_Deinitialize_Params>(
+        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
     d.pHostObject = host;
     cuptiProfilerHostDeinitialize(&d);
     host = nullptr;
   }
   if (profiler_initialized) {
-    CUpti_Profiler_DeInitialize_Params d{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+    auto d = cupti_params<CUpti_Profiler_DeInitialize_Params>(
+        CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
     cuptiProfilerDeInitialize(&d);
     profiler_initialized = false;
   }
@@ -354,12 +367,12 @@ CounterSession::CounterSession() : impl_(std::make_unique<Impl>()) {
     if (impl_->refusal.empty()) {
       // End to end on a probe kernel: one store and one load request of one wavefront each.
       unsigned* out = nullptr;
-      if (cudaMalloc(&out, 32 * sizeof(unsigned)) != cudaSuccess) {
+      if (cudaMalloc(reinterpret_cast<void**>(&out), 32 * sizeof(unsigned)) != cudaSuccess) {
         throw std::runtime_error("cudaMalloc failed");
       }
       SharedCounters c;
       try {
-        c = impl_->measure([&] { probe_kernel<<<1, 32>>>(out); });
+        c = impl_->measure([&] { launch_counter_probe(out); });
       } catch (...) {
         cudaFree(out);
         throw;
