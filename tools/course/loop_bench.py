@@ -44,11 +44,14 @@ PROG = "loop_bench"
 def copy_course(source: Path, dest: Path) -> None:
     """Copies the files of the checkout (tracked and untracked, not ignored) or, outside git,
     every file but the build folders and the student's state."""
-    proc = subprocess.run(["git", "-C", str(source), "ls-files", "-co", "--exclude-standard", "-z"],
-                          capture_output=True)
-    if proc.returncode == 0:
+    top = subprocess.run(["git", "-C", str(source), "rev-parse", "--show-toplevel"],
+                         capture_output=True, text=True)
+    names = []
+    if top.returncode == 0 and Path(top.stdout.strip()).resolve() == source.resolve():
+        proc = subprocess.run(["git", "-C", str(source), "ls-files", "-co", "--exclude-standard",
+                               "-z"], capture_output=True)
         names = [n for n in proc.stdout.decode().split("\0") if n]
-    else:
+    if not names:  # not a checkout of its own (an export, or a folder inside another repository)
         names = [str(p.relative_to(source)) for p in source.rglob("*")
                  if p.is_file() and p.relative_to(source).parts[0] not in ("build", STATE_FOLDER)]
     for name in names:
