@@ -15,6 +15,11 @@
 # and the targets `lesson03-cpu` (the CPU test programs of every tree) and `lesson03`
 # (everything of the lesson), so a lesson builds, and fails, on its own.
 #
+# The correctness tests (gpu_* files whose name does not end in _counters_test) also run under
+# compute-sanitizer, each file once per tool of COURSE_SANITIZER_TOOLS, in the small mode:
+# `<tree>/lesson03/memcheck/<file>`, guards (labels gpu;sanitize;<tool>) judged on the
+# sanitizer's findings alone (tools/reliability/sanitizer_test.py).
+#
 # One test source, one program per tree: never two copies. Every TEST / TEST_F of a file is
 # one ctest test, `<tree>/lesson03/<Suite>.<Name>`, labelled from the file's name
 # <kind>_<role>_<what>_test.cpp: <kind> is cpu, gpu or perf (perf tests are GPU timing tests:
@@ -26,6 +31,11 @@
 set(COURSE_CPU_TEST_TIMEOUT 60 CACHE STRING "ctest TIMEOUT (seconds) of a CPU test")
 set(COURSE_GPU_TEST_TIMEOUT 120 CACHE STRING "ctest TIMEOUT (seconds) of a GPU test")
 set(COURSE_PERF_TEST_TIMEOUT 300 CACHE STRING "ctest TIMEOUT (seconds) of a timing test")
+set(COURSE_SANITIZER_TEST_TIMEOUT 300 CACHE STRING
+    "ctest TIMEOUT (seconds) of a correctness test file under one compute-sanitizer tool")
+# The compute-sanitizer tools every correctness test file of a lesson also runs under.
+set(COURSE_SANITIZER_TOOLS memcheck racecheck CACHE STRING
+    "compute-sanitizer tools of the suites' sanitizer tests")
 
 # GoogleTest's header, precompiled once and reused by every test program (it is most of the
 # time a test file takes to compile).
@@ -54,6 +64,33 @@ function(_course_test_names source out_var)
     list(APPEND names "${name}")
   endforeach()
   set(${out_var} "${names}" PARENT_SCOPE)
+endfunction()
+
+# The sanitizer tests of one correctness test file (see the top of this file).
+function(_course_add_sanitizer_tests prefix stem exe names labels)
+  list(JOIN names ":" filter)
+  list(REMOVE_ITEM labels exercise)
+  foreach(tool IN LISTS COURSE_SANITIZER_TOOLS)
+    set(test "${prefix}${tool}/${stem}")
+    # Skips are the wrapper's exit status 77 (the program's own output, printed with a
+    # finding, may hold GoogleTest's skip lines).
+    if(COURSE_BUILD_GPU_TESTS)
+      add_test(NAME "${test}"
+               COMMAND Python3::Interpreter
+                       "${PROJECT_SOURCE_DIR}/tools/reliability/sanitizer_test.py" --tool ${tool}
+                       --name "${test}" -- $<TARGET_FILE:${exe}> "--gtest_filter=${filter}")
+      set_tests_properties("${test}" PROPERTIES SKIP_RETURN_CODE 77)
+    else()
+      add_test(NAME "${test}"
+               COMMAND ${CMAKE_COMMAND} "-DTEST=${test}" "-DREASON=${_course_no_gpu_reason}"
+                       -P "${PROJECT_SOURCE_DIR}/cmake/CourseSkip.cmake")
+      set_tests_properties("${test}" PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+    endif()
+    set_tests_properties("${test}" PROPERTIES
+      LABELS "${labels};guard;sanitize;${tool}"
+      TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT}
+      RESOURCE_LOCK gpu)
+  endforeach()
 endfunction()
 
 # Registers the tests of one folder against one tree of a lesson (or, for the kit's own tests,
@@ -152,6 +189,9 @@ function(course_add_test_folder lesson tree folder)
     _course_test_names("${source}" names)
     if(NOT names)
       message(FATAL_ERROR "${source}: no TEST or TEST_F opens a line of this file")
+    endif()
+    if(kind STREQUAL "gpu" AND NOT lesson STREQUAL "kit" AND NOT stem MATCHES "_counters_test$")
+      _course_add_sanitizer_tests("${prefix}" "${stem}" "${exe}" "${names}" "${labels}")
     endif()
     foreach(name IN LISTS names)
       if(kind STREQUAL "cpu" OR COURSE_BUILD_GPU_TESTS)

@@ -3,20 +3,20 @@
 synccheck and initcheck, in the small mode (KIT_SMALL=1: correctness tests shrink their sizes,
 counter and timing tests skip with that reason), and prints one table.
 
-Tests that race on purpose are kept out of racecheck by name, in RACECHECK_EXCLUDE below, each
-with the reason; racecheck itself stays on for everything else.
+Tests that race on purpose are kept out of racecheck by name (sanitizer.RACECHECK_EXCLUDE),
+each with the reason; racecheck itself stays on for everything else.
 
-Exit status: 0 when every program is clean under every tool, 1 otherwise, 2 for bad usage,
-77 when there is no GPU or no compute-sanitizer.
+A run is judged on the sanitizer's findings alone: a program whose own tests fail under the
+sanitizer (the starter's, say) is listed apart as "tests failed", not as a finding.
+
+Exit status: 0 when no run has a finding (failing tests included), 1 when a run has findings or
+gave no verdict (it ended without the sanitizer's summary), 2 for bad usage, 77 when there is
+no GPU or no compute-sanitizer.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,25 +24,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "course"))
 from ctest_results import list_tests  # noqa: E402
 import machine  # noqa: E402
-
-TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
-
-# What compute-sanitizer says of a program that launched nothing (all its tests skipped).
-NO_CUDA = "Target application terminated before first instrumented API call"
-
-# Tests that race on purpose: several lanes of one instruction store to one word (one wins).
-RACECHECK_EXCLUDE = {
-    "PatternKernel.BroadcastStoresRaceOnPurpose":
-        "broadcast stores: lanes store to one word on purpose (lesson 04 measures their cost)",
-}
+import sanitizer  # noqa: E402
+from sanitizer import RACECHECK_EXCLUDE, TOOLS  # noqa: E402
 
 
 def gpu_programs(build_dir: Path, trees: list[str]) -> list[Path]:
     """The test programs behind every GPU-labelled test of the given trees (and the kit): each
-    program once, whole (every test of it), not test by test."""
+    program once, whole (every test of it), not test by test. The suites' own sanitizer tests
+    (label sanitize) run a program already listed."""
     programs: list[Path] = []
     for t in list_tests(build_dir).values():
-        if "gpu" not in t.labels or not any(x in t.labels for x in trees + ["kit"]):
+        if "gpu" not in t.labels or "sanitize" in t.labels or \
+                not any(x in t.labels for x in trees + ["kit"]):
             continue
         if t.command and Path(t.command[0]) not in programs:
             programs.append(Path(t.command[0]))
@@ -65,8 +58,8 @@ def main(argv: list[str]) -> int:
     if not (args.build_dir / "CTestTestfile.cmake").is_file():
         print(f"run_sanitizers: {args.build_dir} is not a configured build folder", file=sys.stderr)
         return 2
-    sanitizer = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
-    if not Path(sanitizer).exists():
+    tool_path = sanitizer.find()
+    if tool_path is None:
         print("run_sanitizers: skipped: compute-sanitizer not found")
         return 77
     if machine.gpu()[0] is None:
@@ -76,49 +69,41 @@ def main(argv: list[str]) -> int:
     programs = gpu_programs(args.build_dir, args.trees.split(","))
     log_dir = args.log_dir or args.build_dir / "sanitize"
     log_dir.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, KIT_SMALL="1")
-    failures = 0
+    findings, no_verdict = 0, 0
     notes: list[str] = []
+    failing_tests: list[str] = []
     start = time.time()
-    print(f"{'program':60} " + " ".join(f"{t:>10}" for t in tools))
+    print(f"{'program':60} " + " ".join(f"{t:>14}" for t in tools))
     for prog in programs:
         cells = []
         for tool in tools:
-            cmd = [sanitizer, "--tool", tool, "--error-exitcode", "99"]
-            if tool == "memcheck":
-                cmd += ["--leak-check", "full"]
-            cmd.append(str(prog))
+            argv = [str(prog)]
             if tool == "racecheck":
-                cmd.append("--gtest_filter=-" + ":".join(RACECHECK_EXCLUDE))
-            proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-            log = log_dir / f"{prog.name}.{tool}.log"
-            log.write_text(proc.stdout + proc.stderr)
-            text = proc.stdout + proc.stderr
-            if tool == "racecheck":
-                m = re.search(r"RACECHECK SUMMARY: (\d+) hazards? displayed", text)
-            else:
-                m = re.search(r"ERROR SUMMARY: (\d+) errors?", text)
-            errors = int(m.group(1)) if m else -1
-            if errors < 0 and NO_CUDA in text and proc.returncode in (0, 255):
-                cells.append("no kernels")  # every test of the program skipped in small mode
-                continue
-            ok = proc.returncode == 0 and errors == 0
-            failures += 0 if ok else 1
-            cells.append("clean" if ok else (f"{errors} err" if errors > 0 else f"rc {proc.returncode}"))
-            if not ok:
-                first = next((l for l in text.splitlines() if "=====" in l and ("Error" in l or
-                              "Invalid" in l or "hazard" in l or "Race" in l)), "")
-                notes.append(f"{prog.name} [{tool}]: {first.strip() or text.strip()[-200:]}")
-        print(f"{prog.name:60} " + " ".join(f"{c:>10}" for c in cells), flush=True)
+                argv.append("--gtest_filter=-" + ":".join(RACECHECK_EXCLUDE))
+            outcome = sanitizer.run(tool_path, tool, argv)
+            (log_dir / f"{prog.name}.{tool}.log").write_text(outcome.log)
+            cells.append({"findings": f"{outcome.findings} found",
+                          "did not finish": f"rc {outcome.returncode}"}.get(outcome.kind,
+                                                                            outcome.kind))
+            if outcome.kind == "findings":
+                findings += 1
+                notes.append(f"{prog.name} [{tool}]: {outcome.first}")
+            elif outcome.kind == "did not finish":
+                no_verdict += 1
+                notes.append(f"{prog.name} [{tool}]: no summary (exit {outcome.returncode}): "
+                             f"{outcome.first[-200:]}")
+            elif outcome.kind == "tests failed":
+                failing_tests.append(f"{prog.name} [{tool}]")
+        print(f"{prog.name:60} " + " ".join(f"{c:>14}" for c in cells), flush=True)
     print(f"{len(programs)} programs x {len(tools)} tools in {time.time() - start:.0f} s; "
           f"racecheck excludes: " + "; ".join(f"{k} ({v})" for k, v in RACECHECK_EXCLUDE.items()))
     for n in notes:
         print(f"  {n}")
-    if failures:
-        print(f"{failures} run(s) not clean: logs in {log_dir}")
-        return 1
-    return 0
-
+    if failing_tests:
+        print(f"{len(failing_tests)} run(s) with 0 findings where the program's own tests failed "
+              f"(not sanitizer findings; ctest gives their verdict): " + ", ".join(failing_tests))
+    print(f"findings: {findings} run(s); no verdict: {no_verdict}; logs in {log_dir}")
+    return 1 if findings or no_verdict else 0
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

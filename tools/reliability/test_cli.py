@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""CPU tests of the reliability scripts' error paths: bad arguments exit 2 with one line; a
-machine without a GPU (no nvidia-smi on PATH) exits 77, the ctest convention for "skipped"."""
+"""CPU tests of the reliability scripts: bad arguments exit 2 with one line; a machine without
+a GPU (no nvidia-smi on PATH) or without compute-sanitizer exits 77, the ctest convention for
+"skipped"; a sanitizer run is judged on its findings alone (a stand-in compute-sanitizer and
+nvidia-smi play the GPU machine)."""
 
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -10,6 +13,18 @@ import unittest
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import sanitizer  # noqa: E402
+
+# A stand-in compute-sanitizer: prints what FAKE_SANITIZER_OUTPUT says and exits with
+# FAKE_SANITIZER_EXIT, as the real one does after running the program.
+FAKE_SANITIZER = """#!/bin/sh
+printf '%b' "$FAKE_SANITIZER_OUTPUT"
+exit "$FAKE_SANITIZER_EXIT"
+"""
+FAKE_SMI = """#!/bin/sh
+echo "NVIDIA Stand-in GPU"
+"""
 
 
 def run(script, *args, path=None):
@@ -57,6 +72,93 @@ class Scripts(unittest.TestCase):
         p = run("repeat_suites.py", "--build-dir", self.build, path=empty)
         self.assertEqual(p.returncode, 77, p.stdout + p.stderr)
         self.assertIn("skipped: no GPU", p.stdout)
+
+
+class Judge(unittest.TestCase):
+    """The classification of one finished run."""
+
+    def test_a_finding_is_named(self):
+        text = ("========= Invalid __global__ read of size 4 bytes\n"
+                "=========     at transpose_tile_kernel+0x1f0\n========= ERROR SUMMARY: 1 error\n")
+        o = sanitizer.judge("memcheck", sanitizer.FINDINGS_EXIT_CODE, text)
+        self.assertEqual(o.kind, "findings")
+        self.assertEqual(o.findings, 1)
+        self.assertIn("Invalid __global__ read", o.first)
+
+    def test_hazards_are_findings(self):
+        o = sanitizer.judge("racecheck", sanitizer.FINDINGS_EXIT_CODE,
+                            "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)")
+        self.assertEqual((o.kind, o.findings), ("findings", 2))
+
+    def test_failing_tests_are_not_findings(self):
+        o = sanitizer.judge("memcheck", 1, "[  FAILED  ] Reverse.Blocks\n"
+                                           "========= ERROR SUMMARY: 0 errors\n")
+        self.assertEqual(o.kind, "tests failed")
+        self.assertFalse(o.is_finding)
+
+    def test_clean_no_kernels_and_no_verdict(self):
+        self.assertEqual(sanitizer.judge("racecheck", 0, "========= RACECHECK SUMMARY: 0 hazards "
+                                                         "displayed (0 errors, 0 warnings)").kind,
+                         "clean")
+        self.assertEqual(sanitizer.judge("memcheck", 0, sanitizer.NO_CUDA).kind, "no kernels")
+        self.assertEqual(sanitizer.judge("memcheck", 139, "Segmentation fault").kind,
+                         "did not finish")
+
+
+class SanitizerTest(unittest.TestCase):
+    """sanitizer_test.py, the suites' sanitizer tests, with stand-ins for the GPU machine."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.bin = Path(self._tmp.name)
+        for name, text in (("compute-sanitizer", FAKE_SANITIZER), ("nvidia-smi", FAKE_SMI)):
+            f = self.bin / name
+            f.write_text(text)
+            f.chmod(f.stat().st_mode | stat.S_IEXEC)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def run_test(self, output, exit_code, path=None):
+        env = dict(os.environ, PATH=path or str(self.bin),
+                   CUDA_HOME=str(self.bin / "nowhere"), FAKE_SANITIZER_OUTPUT=output,
+                   FAKE_SANITIZER_EXIT=str(exit_code))
+        return subprocess.run([sys.executable, str(HERE / "sanitizer_test.py"), "--tool", "memcheck",
+                               "--name", "student/lesson05/memcheck/gpu_guard_transpose", "--",
+                               "/bin/true", "--gtest_filter=A.B"],
+                              capture_output=True, text=True, timeout=60, env=env)
+
+    def test_findings_fail_with_the_first_one(self):
+        p = self.run_test("========= Invalid __global__ read of size 4 bytes\n"
+                          "========= ERROR SUMMARY: 1 error\n", sanitizer.FINDINGS_EXIT_CODE)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("memcheck found 1 problem(s)", p.stdout)
+        self.assertIn("Invalid __global__ read", p.stdout)
+
+    def test_failing_tests_alone_pass(self):
+        p = self.run_test("[  FAILED  ] A.B\n========= ERROR SUMMARY: 0 errors\n", 1)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.assertIn("0 findings", p.stdout)
+        self.assertIn("own tests failed", p.stdout)
+
+    def test_clean(self):
+        p = self.run_test("[  PASSED  ] 1 test.\n========= ERROR SUMMARY: 0 errors\n", 0)
+        self.assertEqual(p.returncode, 0, p.stdout)
+
+    def test_no_sanitizer_or_no_gpu_skips_with_the_reason(self):
+        empty = tempfile.mkdtemp(dir=self._tmp.name)
+        p = self.run_test("", 0, path=empty)
+        self.assertEqual(p.returncode, 77, p.stdout)
+        self.assertIn("compute-sanitizer not found", p.stdout)
+        (self.bin / "nvidia-smi").unlink()
+        p = self.run_test("", 0, path=str(self.bin))
+        self.assertEqual(p.returncode, 77, p.stdout)
+        self.assertIn("no usable GPU", p.stdout)
+
+    def test_no_summary_is_no_verdict(self):
+        p = self.run_test("Segmentation fault\n", 139)
+        self.assertEqual(p.returncode, 1, p.stdout)
+        self.assertIn("without the sanitizer's summary", p.stdout)
 
 
 if __name__ == "__main__":
