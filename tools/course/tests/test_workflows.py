@@ -110,11 +110,18 @@ class Workflows(unittest.TestCase):
         self.assertEqual(len(pinned), 1)
         self.assertEqual(pinned[0]["with"]["path"], "course")
         runs = "\n".join(s.get("run", "") for s in steps)
-        self.assertIn("grade_tree.py --student student --course course", runs)
-        self.assertIn("build_lessons.py", runs)
-        self.assertIn("grade.py report", runs)
+        self.assertIn("grade_run.sh --student student --course course", runs)
         self.assertIn("GITHUB_STEP_SUMMARY", runs)
+        script = (ROOT / "tools" / "course" / "grade_run.sh").read_text()
+        for step in ("grade_tree.py", "cmake --preset grade", "build_lessons.py",
+                     "ctest --preset grade", "grade.py report"):
+            self.assertIn(step, script, "the grading run lost a step")
         self.assertTrue(any("upload-artifact" in s.get("uses", "") for s in steps))
+
+    def test_classroom_builds_with_the_same_script(self):
+        steps = self.workflows["classroom.yml"]["jobs"]["autograding"]["steps"]
+        runs = "\n".join(s.get("run", "") for s in steps)
+        self.assertIn("grade_run.sh --student student --course course --build-only", runs)
 
     def test_classroom_has_a_step_per_lesson_worth_its_points(self):
         import grade
