@@ -5,31 +5,33 @@
 #include <exercise.hpp>
 
 #include "kit/bank_model.hpp"
+#include "kit/prediction.hpp"
 
 namespace {
 
 TEST(Predictions, ColumnWavefronts) {
-  EXPECT_EQ(lesson03::kPredictedColumnWavefronts,
-            kit::wavefronts(lesson03::column_read_demo().access))
-      << "lane l reads word 32 l: which bank is that, for every l?";
+  KIT_EXPECT_PREDICTION(lesson03::kPredictedColumnWavefronts,
+                        kit::wavefronts(lesson03::column_read_demo().access),
+                        "lane l reads word 32 l: which bank is that, for every l?");
 }
 
 TEST(Predictions, PaddedColumnWavefronts) {
-  EXPECT_EQ(lesson03::kPredictedPaddedColumnWavefronts,
-            kit::wavefronts(lesson03::padded_column_read_demo().access))
-      << "lane l reads word 33 l: (33 l) mod 32 = ?";
+  KIT_EXPECT_PREDICTION(lesson03::kPredictedPaddedColumnWavefronts,
+                        kit::wavefronts(lesson03::padded_column_read_demo().access),
+                        "lane l reads word 33 l: (33 l) mod 32 = ?");
 }
 
 TEST(Predictions, PaddedRowWavefronts) {
-  EXPECT_EQ(lesson03::kPredictedPaddedRowWavefronts,
-            kit::wavefronts(lesson03::padded_row_read_demo().access))
-      << "a row of the padded tile is still 32 consecutive words";
+  KIT_EXPECT_PREDICTION(lesson03::kPredictedPaddedRowWavefronts,
+                        kit::wavefronts(lesson03::padded_row_read_demo().access),
+                        "a row of the padded tile is still 32 consecutive words");
 }
 
 TEST(Predictions, ColumnSlowdown) {
-  EXPECT_DOUBLE_EQ(lesson03::kPredictedColumnSlowdown,
-                   kit::model_ratio(lesson03::column_read_demo(), lesson03::row_read_demo()))
-      << "when the shared-memory pipe is the bottleneck, time is proportional to wavefronts";
+  KIT_EXPECT_PREDICTION(
+      lesson03::kPredictedColumnSlowdown,
+      kit::model_ratio(lesson03::column_read_demo(), lesson03::row_read_demo()),
+      "when the shared-memory pipe is the bottleneck, time is proportional to wavefronts");
 }
 
 } // namespace

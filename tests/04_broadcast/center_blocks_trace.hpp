@@ -3,13 +3,41 @@
 #pragma once
 
 #include <cstdint>
+#include <sstream>
+#include <string>
 
 #include <demo.hpp>
 #include <exercise.hpp>
 
 #include "kit/trace.hpp"
 
+namespace lesson04 {
+
+/// A CenterAccess as exercise.hpp spells it (kit::check_prediction writes a finding with it).
+inline std::string prediction_text(CenterAccess a) {
+  switch (a) {
+  case CenterAccess::partial_store:
+    return "CenterAccess::partial_store";
+  case CenterAccess::partial_load:
+    return "CenterAccess::partial_load";
+  case CenterAccess::mean_store:
+    return "CenterAccess::mean_store";
+  case CenterAccess::mean_load:
+    return "CenterAccess::mean_load";
+  case CenterAccess::none:
+    break;
+  }
+  return "CenterAccess::none";
+}
+
+} // namespace lesson04
+
 namespace lesson04::testing {
+
+/// Every kind of access of center_blocks, in the kernel's order.
+inline constexpr CenterAccess kCenterAccesses[] = {
+    CenterAccess::partial_store, CenterAccess::partial_load, CenterAccess::mean_store,
+    CenterAccess::mean_load};
 
 /// The trace label of each kind of access.
 inline const char* label(CenterAccess a) {
@@ -65,6 +93,37 @@ kit::Trace center_blocks_trace(int n, OffsetFn offset_of) {
         label(CenterAccess::mean_load));
   }
   return t;
+}
+
+/// The kind of access a trace entry of center_blocks_trace is (none for another label).
+inline CenterAccess access_of(const kit::TraceEntry& e) {
+  for (CenterAccess a : kCenterAccesses) {
+    if (e.what == label(a)) {
+      return a;
+    }
+  }
+  return CenterAccess::none;
+}
+
+/// One line per kind of access of a center_blocks trace: the requests the launch makes (the
+/// warp instructions it executes, over every warp and block), their wavefronts, and the
+/// ideal, e.g. `  mean load: 32 requests, 32 wavefronts (ideal 32)`.
+inline std::string costs_by_access(const kit::Trace& t) {
+  std::ostringstream out;
+  for (CenterAccess a : kCenterAccesses) {
+    std::uint64_t requests = 0, wavefronts = 0, ideal = 0;
+    for (const kit::TraceEntry& e : t.entries()) {
+      if (access_of(e) == a) {
+        const kit::BankReport r = kit::analyze(e.access, e.op);
+        requests += e.repeat;
+        wavefronts += static_cast<std::uint64_t>(r.wavefronts) * e.repeat;
+        ideal += static_cast<std::uint64_t>(r.ideal) * e.repeat;
+      }
+    }
+    out << "  " << label(a) << ": " << requests << " requests, " << wavefronts
+        << " wavefronts (ideal " << ideal << ")\n";
+  }
+  return out.str();
 }
 
 /// The trace of the student's center_blocks.

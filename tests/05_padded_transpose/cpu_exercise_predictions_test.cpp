@@ -6,6 +6,7 @@
 #include <exercise.hpp>
 
 #include "kit/bank_model.hpp"
+#include "kit/prediction.hpp"
 
 namespace {
 
@@ -14,24 +15,26 @@ int column_read(unsigned pitch) {
 }
 
 TEST(Predictions, RowStore) {
-  EXPECT_EQ(lesson05::kPredictedRowStoreWavefronts,
-            kit::wavefronts(kit::strided_access(sizeof(float), 1), kit::SharedOp::store))
-      << "a warp stores 32 consecutive floats: how many different words does any bank get?";
+  KIT_EXPECT_PREDICTION(
+      lesson05::kPredictedRowStoreWavefronts,
+      kit::wavefronts(kit::strided_access(sizeof(float), 1), kit::SharedOp::store),
+      "a warp stores 32 consecutive floats: how many different words does any bank get?");
 }
 
 TEST(Predictions, ColumnReadPitch32) {
-  EXPECT_EQ(lesson05::kPredictedColumnReadPitch32Wavefronts, column_read(32))
-      << "lane x reads word 32 x + y: which bank is that, for every lane?";
+  KIT_EXPECT_PREDICTION(lesson05::kPredictedColumnReadPitch32Wavefronts, column_read(32),
+                        "lane x reads word 32 x + y: which bank is that, for every lane?");
 }
 
 TEST(Predictions, ColumnReadPitch33) {
-  EXPECT_EQ(lesson05::kPredictedColumnReadPitch33Wavefronts, column_read(33))
-      << "lane x reads word 33 x + y, in bank (33 x + y) % 32 = (x + y) % 32";
+  KIT_EXPECT_PREDICTION(lesson05::kPredictedColumnReadPitch33Wavefronts, column_read(33),
+                        "lane x reads word 33 x + y, in bank (33 x + y) % 32 = (x + y) % 32");
 }
 
 TEST(Predictions, ColumnReadPitch34) {
-  EXPECT_EQ(lesson05::kPredictedColumnReadPitch34Wavefronts, column_read(34))
-      << "lane x reads word 34 x + y, in bank (2 x + y) % 32: which lanes share a bank?";
+  KIT_EXPECT_PREDICTION(
+      lesson05::kPredictedColumnReadPitch34Wavefronts, column_read(34),
+      "lane x reads word 34 x + y, in bank (2 x + y) % 32: which lanes share a bank?");
 }
 
 } // namespace

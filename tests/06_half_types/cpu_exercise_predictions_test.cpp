@@ -6,50 +6,53 @@
 
 #include "kit/bank_model.hpp"
 #include "kit/pattern.hpp"
+#include "kit/prediction.hpp"
 
 namespace {
 
 TEST(Predictions, HalfStrideOne) {
-  EXPECT_EQ(lesson06::kPredictedHalfStrideOneWavefronts,
-            kit::wavefronts(lesson06::half_stride_one_demo().access))
-      << "lanes 2k and 2k + 1 read the two halves of word k: do they conflict?";
+  KIT_EXPECT_PREDICTION(lesson06::kPredictedHalfStrideOneWavefronts,
+                        kit::wavefronts(lesson06::half_stride_one_demo().access),
+                        "lanes 2k and 2k + 1 read the two halves of word k: do they conflict?");
 }
 
 TEST(Predictions, HalfStrideTwo) {
-  EXPECT_EQ(lesson06::kPredictedHalfStrideTwoWavefronts,
-            kit::wavefronts(lesson06::half_stride_two_demo().access))
-      << "lane l reads half 2 l: which word is that?";
+  KIT_EXPECT_PREDICTION(lesson06::kPredictedHalfStrideTwoWavefronts,
+                        kit::wavefronts(lesson06::half_stride_two_demo().access),
+                        "lane l reads half 2 l: which word is that?");
 }
 
 TEST(Predictions, HalfColumn) {
-  EXPECT_EQ(lesson06::kPredictedHalfColumnWavefronts,
-            kit::wavefronts(lesson06::half_column_demo().access))
-      << "lane l reads half 32 l, byte 64 l: which banks, and how many words in each?";
+  KIT_EXPECT_PREDICTION(
+      lesson06::kPredictedHalfColumnWavefronts,
+      kit::wavefronts(lesson06::half_column_demo().access),
+      "lane l reads half 32 l, byte 64 l: which banks, and how many words in each?");
 }
 
 TEST(Predictions, FloatColumn) {
-  EXPECT_EQ(lesson06::kPredictedFloatColumnWavefronts,
-            kit::wavefronts(lesson06::float_column_demo().access))
-      << "lane l reads float 32 l, byte 128 l";
+  KIT_EXPECT_PREDICTION(lesson06::kPredictedFloatColumnWavefronts,
+                        kit::wavefronts(lesson06::float_column_demo().access),
+                        "lane l reads float 32 l, byte 128 l");
 }
 
 TEST(Predictions, HalfStride64) {
-  EXPECT_EQ(lesson06::kPredictedHalfStride64Wavefronts,
-            kit::wavefronts(lesson06::half_stride_64_demo().access))
-      << "lane l reads half 64 l, byte 128 l: compare with the float column";
+  KIT_EXPECT_PREDICTION(lesson06::kPredictedHalfStride64Wavefronts,
+                        kit::wavefronts(lesson06::half_stride_64_demo().access),
+                        "lane l reads half 64 l, byte 128 l: compare with the float column");
 }
 
 TEST(Predictions, HalfColumnSlowdown) {
-  EXPECT_DOUBLE_EQ(lesson06::kPredictedHalfColumnSlowdown,
-                   kit::model_ratio(lesson06::half_column_demo(), lesson06::half_stride_one_demo()))
-      << "when the shared-memory pipe is the bottleneck, time is proportional to wavefronts";
+  KIT_EXPECT_PREDICTION(
+      lesson06::kPredictedHalfColumnSlowdown,
+      kit::model_ratio(lesson06::half_column_demo(), lesson06::half_stride_one_demo()),
+      "when the shared-memory pipe is the bottleneck, time is proportional to wavefronts");
 }
 
 TEST(Predictions, FloatColumnSlowdown) {
-  EXPECT_DOUBLE_EQ(
+  KIT_EXPECT_PREDICTION(
       lesson06::kPredictedFloatColumnSlowdown,
-      kit::model_ratio(lesson06::float_column_demo(), lesson06::float_stride_one_demo()))
-      << "when the shared-memory pipe is the bottleneck, time is proportional to wavefronts";
+      kit::model_ratio(lesson06::float_column_demo(), lesson06::float_stride_one_demo()),
+      "when the shared-memory pipe is the bottleneck, time is proportional to wavefronts");
 }
 
 } // namespace

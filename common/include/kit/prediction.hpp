@@ -1,0 +1,107 @@
+/// @file prediction.hpp
+/// @brief A student's prediction held against the bank model, with a message that guides
+/// without giving the model's value away.
+///
+/// A wrong prediction fails with the student's value and the question the test asks; the
+/// model's value appears only once the prediction matches it, as one machine-readable line:
+///
+///     [kit-prediction] kPredictedStrideOneWavefronts: your 1 = the model's 1
+///
+/// Host code only (GoogleTest, no CUDA): the lessons' CPU test programs use it.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace kit {
+
+/// How a prediction of a number is written in a message: an integer as it is, a double in
+/// the fewest digits that read back as the same double (2, 0.5, 0.3333333333333333).
+template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+std::string prediction_text(T value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    char buf[40];
+    for (int digits = 1; digits <= 17; ++digits) {
+      std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(value));
+      if (static_cast<T>(std::stod(buf)) == value) {
+        break;
+      }
+    }
+    return buf;
+  } else {
+    return std::to_string(value);
+  }
+}
+
+/// A prediction that is a word (a choice spelled as in exercise.hpp). A lesson whose
+/// prediction is an enum gives a `prediction_text(TheEnum)` of its own in the enum's namespace.
+inline std::string prediction_text(std::string_view value) {
+  return std::string(value);
+}
+
+/// True when the prediction equals the model's value: exactly for integers and words, within
+/// 4 ULPs for floating point (GoogleTest's EXPECT_DOUBLE_EQ).
+template <class T>
+bool prediction_equals(const T& predicted, const T& model) {
+  if constexpr (std::is_floating_point_v<T>) {
+    using Fp = ::testing::internal::FloatingPoint<T>;
+    return Fp(predicted).AlmostEquals(Fp(model));
+  } else {
+    return predicted == model;
+  }
+}
+
+/// Holds the prediction `name` = `predicted` against the model's value.
+///
+/// Right: succeeds and prints `[kit-prediction] <name>: your <p> = the model's <m>`.
+/// Wrong: fails with a message that gives `name`, the student's value and `question` (what
+/// to reason about), and never the model's value.
+/// @param name      the constant the student writes in exercise.hpp, e.g. kPredictedWavefronts
+/// @param predicted the student's value
+/// @param model     the bank model's value, of the same type
+/// @param question  the question that leads to the answer
+template <class T>
+::testing::AssertionResult check_prediction(std::string_view name, const T& predicted,
+                                            const T& model, std::string_view question) {
+  const std::string yours = prediction_text(predicted); // an enum's own by argument lookup
+  if (prediction_equals(predicted, model)) {
+    const std::string theirs = prediction_text(model);
+    std::printf("[kit-prediction] %.*s: your %s = the model's %s\n", static_cast<int>(name.size()),
+                name.data(), yours.c_str(), theirs.c_str());
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure()
+         << "Your " << name << " is " << yours << ", and the bank model disagrees.\n"
+         << "  " << question << "\n"
+         << "  Work it out, then change " << name
+         << " in exercise.hpp (the model's value is printed once yours matches it).";
+}
+
+namespace detail {
+
+/// EXPECT_PRED_FORMAT3's side of KIT_EXPECT_PREDICTION: the name is the predicted
+/// expression's last part (lesson01::kPredictedX -> kPredictedX).
+template <class T>
+::testing::AssertionResult prediction_format(const char* predicted_expr, const char*, const char*,
+                                             const T& predicted, const T& model,
+                                             const char* question) {
+  std::string_view name(predicted_expr);
+  if (const auto colons = name.rfind("::"); colons != std::string_view::npos) {
+    name.remove_prefix(colons + 2);
+  }
+  return check_prediction(name, predicted, model, question);
+}
+
+} // namespace detail
+} // namespace kit
+
+/// Expects the student's constant `predicted` (e.g. lesson01::kPredictedStrideOneWavefronts)
+/// to equal the model's value `model` (same type: exactly for integers, as EXPECT_DOUBLE_EQ
+/// for doubles); a wrong one fails with its value and `question`, a right one prints the
+/// model's value (kit::check_prediction).
+#define KIT_EXPECT_PREDICTION(predicted, model, question)                                          \
+  EXPECT_PRED_FORMAT3(::kit::detail::prediction_format, predicted, model, question)
