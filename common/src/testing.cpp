@@ -17,7 +17,25 @@ std::string per_request(std::uint64_t wavefronts, std::uint64_t requests) {
   return s.str();
 }
 
+/// Prints the device line when the tests start (after GoogleTest's "Global test environment
+/// set-up" line, so it opens every test's output).
+class DeviceLine : public ::testing::Environment {
+public:
+  void SetUp() override {
+    std::printf("[kit-device] %s\n", device_description().c_str());
+    std::fflush(stdout);
+  }
+};
+
 } // namespace
+
+bool announce_device() {
+  static const bool registered = [] {
+    ::testing::AddGlobalTestEnvironment(new DeviceLine); // GoogleTest owns it
+    return true;
+  }();
+  return registered;
+}
 
 std::optional<std::string> unverified_rule(const Trace& trace) {
   if (wide_rules_verified()) {

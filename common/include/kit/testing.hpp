@@ -4,7 +4,9 @@
 /// Every GPU test starts with KIT_REQUIRE_GPU() (or KIT_REQUIRE_TIMING() for timing tests),
 /// so a machine without a usable GPU reports the test as skipped, with the reason, never as
 /// passed. Messages say what was expected, what was measured and what usually causes the
-/// difference.
+/// difference. Every program that includes this header prints its GPU once, before its first
+/// test: `[kit-device] NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)` (kit::device_description()), so
+/// a test report says which GPU its measurements are from.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -90,6 +92,10 @@ std::vector<std::uint32_t> random_bits(std::size_t n, std::uint64_t seed);
 /// with the reason when the GPU was busy or cannot show the ratio.
 void expect_model_slowdown(const Pattern& a, const Pattern& b);
 
+/// Registers, once per program, the GoogleTest environment that prints
+/// `[kit-device] <kit::device_description()>` when the tests start. Returns true.
+bool announce_device();
+
 /// Prints one machine-readable line for a slowdown (read back by the progress report):
 /// `[kit-slowdown] <A> over <B>: measured 1.93x model 2.00x fidelity 0.97 (pass)`.
 void report(const SlowdownVerdict& v);
@@ -123,5 +129,9 @@ protected:
 private:
   std::unique_ptr<CounterSession> session_;
 };
+
+/// Every program that includes this header registers the device line at start-up (a reference
+/// from the program's own code, so the linker keeps the environment of the static library).
+[[maybe_unused]] static const bool kDeviceAnnounced = announce_device();
 
 } // namespace kit::testing
