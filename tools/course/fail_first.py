@@ -25,6 +25,11 @@ from course_model import ROLES, TREES, Build, role_of  # noqa: E402
 from ctest_results import ResultError, list_tests, read_junit, run_ctest  # noqa: E402
 import machine  # noqa: E402
 
+# The output ctest keeps of each test in the report (its defaults keep 1 KiB of a passed
+# test): enough for every measurement line, which docs/measurements/lessons.csv is made from
+# (tools/docs/measurements.py lessons).
+OUTPUT_BYTES = 1 << 20
+
 
 def main(argv: list[str]) -> int:
     ap = Parser(prog="fail_first", description=__doc__.split("\n\n")[0])
@@ -57,7 +62,9 @@ def main(argv: list[str]) -> int:
     junit = args.junit or args.build_dir / f"failfirst-{args.mode}.xml"
     if args.junit is None:
         # GPU tests hold a resource lock, so -j only overlaps CPU tests.
-        run_ctest(args.build_dir, junit, labels, jobs=args.jobs)
+        run_ctest(args.build_dir, junit, labels, jobs=args.jobs,
+                  extra=["--test-output-size-passed", str(OUTPUT_BYTES),
+                         "--test-output-size-failed", str(OUTPUT_BYTES)])
     try:
         results = read_junit(junit)
     except ResultError as e:
