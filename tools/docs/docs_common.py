@@ -9,7 +9,7 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "course"))
@@ -112,6 +112,7 @@ class MeasuredItem:
     path: str  # a CSV (table) or a picture (chart), from the repository root
     strides: List[str] = field(default_factory=list)  # table rows to show, as in the CSV
     line: int = 0
+    filters: Dict[str, str] = field(default_factory=dict)  # rows to show: column -> value
 
 
 def parse_strides(text: str) -> List[str]:
@@ -128,21 +129,42 @@ def parse_strides(text: str) -> List[str]:
     return out
 
 
+FILTER = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
+
+
+def parse_filters(texts: List[str]) -> Dict[str, str]:
+    """["lesson=03", "kind=demo"] -> {"lesson": "03", "kind": "demo"}"""
+    out: Dict[str, str] = {}
+    for text in texts:
+        m = FILTER.match(text)
+        if not m:
+            raise DocsError(f"'{text}' is not a row filter (like lesson=03)")
+        if m.group(1) in out:
+            raise DocsError(f"the column '{m.group(1)}' is filtered twice")
+        out[m.group(1)] = m.group(2)
+    return out
+
+
 def measured_items(root: str) -> List[MeasuredItem]:
     out = []
     for number, fields in _manifest_lines(root, MEASURED_MANIFEST):
         where = f"{MEASURED_MANIFEST}:{number}"
-        if len(fields) in (3, 4) and fields[1] == "table":
+        if len(fields) >= 3 and fields[1] == "table":
+            rest = fields[3:]
             try:
-                strides = parse_strides(fields[3]) if len(fields) == 4 else []
+                if len(rest) == 1 and "=" not in rest[0]:
+                    out.append(MeasuredItem(fields[0], "table", fields[2],
+                                            parse_strides(rest[0]), number))
+                else:
+                    out.append(MeasuredItem(fields[0], "table", fields[2], [], number,
+                                            parse_filters(rest)))
             except DocsError as e:
                 raise DocsError(f"{where}: {e}")
-            out.append(MeasuredItem(fields[0], "table", fields[2], strides, number))
         elif len(fields) == 3 and fields[1] == "chart":
             out.append(MeasuredItem(fields[0], "chart", fields[2], [], number))
         else:
-            raise DocsError(f"{where}: want '<block> table <csv> [<strides>]' or "
-                            "'<block> chart <svg>'")
+            raise DocsError(f"{where}: want '<block> table <csv> [<strides> | "
+                            "<column>=<value> ...]' or '<block> chart <svg>'")
     return out
 
 

@@ -11,19 +11,36 @@ writes them:
     float,2,2,2.00,1.93,2.000
 
 counter_wavefronts and slowdown are empty where nothing was measured; slowdowns are against
-stride 1 of the same type. Any other CSV with the same comment header (the transpose table, for
-one: kernel,rows,cols,gb_per_s,vs_memcpy,...) is shown as it is, every row and column."""
+stride 1 of the same type. The lessons' measurements (docs/measurements/lessons.csv, written by
+`measurements.py lessons` from the GPU fail-first check's JUnit report; see
+lesson_measurements.py) have the columns
 
+    lesson,tree,kind,what,model_load_wavefronts,counter_load_wavefronts,
+    model_store_wavefronts,counter_store_wavefronts,model_slowdown,slowdown,fidelity
+
+Any other CSV with the same comment header (the transpose table, for one:
+kernel,rows,cols,gb_per_s,vs_memcpy,...) is shown as it is, every row and column. A block may
+show only some rows of a CSV that is not a stride sweep: those whose columns have the given
+values (`lesson=03`).
+
+    measurements.py lessons --junit build/gpu-check/failfirst-gpu.xml
+                            [-o docs/measurements/lessons.csv] [--device "..."]
+        writes the lessons' measurements from a GPU fail-first report"""
+
+import argparse
 import csv
 import io
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from docs_common import DocsError
+from docs_common import DocsError, repo_root
+import lesson_measurements
 
 COLUMNS = ["type", "stride", "model_wavefronts", "counter_wavefronts", "slowdown",
            "model_slowdown"]
+LESSON_COLUMNS = lesson_measurements.COLUMNS
 REQUIRED_HEADER = ("device", "date", "command")
 
 
@@ -86,6 +103,23 @@ class Measurement:
     def is_sweep(self) -> bool:
         return self.columns == COLUMNS
 
+    @property
+    def is_lessons(self) -> bool:
+        return self.columns == LESSON_COLUMNS
+
+    def where(self, filters: Dict[str, str]) -> "Measurement":
+        """The rows whose columns have the given values (all of them); raises DocsError for
+        a column the file does not have or a filter no row meets."""
+        for column in filters:
+            if column not in self.columns:
+                raise DocsError(f"{self.path}: no column '{column}' (columns: "
+                                f"{','.join(self.columns)})")
+        rows = [r for r in self.rows if all(r[c] == v for c, v in filters.items())]
+        if not rows:
+            wanted = " ".join(f"{c}={v}" for c, v in filters.items())
+            raise DocsError(f"{self.path}: no row has {wanted}")
+        return Measurement(self.path, self.header, self.notes, self.columns, rows)
+
 
 def read_measurement(root: str, path: str) -> Measurement:
     full = os.path.join(root, path)
@@ -146,13 +180,48 @@ def source_lines(files) -> List[str]:
     return out
 
 
-def plain_table(m: Measurement) -> List[str]:
-    """Every row and column of a CSV, empty cells shown as a dash."""
-    out = ["| " + " | ".join(c.replace("_", " ") for c in m.columns) + " |",
-           "|" + "|".join("---" for _ in m.columns) + "|"]
+def plain_table(m: Measurement, hide=()) -> List[str]:
+    """Every row of a CSV and every column but `hide`, empty cells shown as a dash."""
+    columns = [c for c in m.columns if c not in hide]
+    out = ["| " + " | ".join(c.replace("_", " ") for c in columns) + " |",
+           "|" + "|".join("---" for _ in columns) + "|"]
     for r in m.rows:
-        out.append("| " + " | ".join((r[c] or "—").replace("|", "\\|") for c in m.columns) + " |")
+        out.append("| " + " | ".join((r[c] or "—").replace("|", "\\|") for c in columns) + " |")
     return out + [""] + source_lines([m])
+
+
+def _pair(model: str, measured: str, suffix: str = "") -> str:
+    """'32.00 / 31.33' (model / measured), a dash for a missing one; empty when both are."""
+    if not model and not measured:
+        return ""
+    return " / ".join(f"{v}{suffix}" if v else "—" for v in (model, measured))
+
+
+LESSONS_LEGEND = (
+    "Loads and stores: wavefronts per request, the model's / the counters'; a demo shows only "
+    "the side its pattern issues. Slowdown: A's time over B's in one saturating launch, the "
+    "model's / measured; fidelity: measured / model. A demo is the same code in both trees: "
+    "its row is the starter's run.")
+
+
+def lessons_table(m: Measurement) -> List[str]:
+    """The rows of lessons.csv: per measured thing, the wavefronts per request of its loads
+    and stores (model / counters) and its slowdown (model / measured). The lesson column shows
+    only where the rows span several lessons."""
+    several = len({r["lesson"] for r in m.rows}) > 1
+    out = [("| lesson " if several else "") +
+           "| kind | what | loads (model / counters) | stores (model / counters) | "
+           "slowdown (model / measured) | fidelity |",
+           ("|--:" if several else "") + "|---|---|--:|--:|--:|--:|"]
+    for r in m.rows:
+        kind = "demo" if r["kind"] == "demo" else f"{r['kind']}, {r['tree']}"
+        cells = ([r["lesson"]] if several else []) + [
+            kind, " over ".join(f"`{part}`" for part in r["what"].split(" over ", 1)),
+            _pair(r["model_load_wavefronts"], r["counter_load_wavefronts"]),
+            _pair(r["model_store_wavefronts"], r["counter_store_wavefronts"]),
+            _pair(r["model_slowdown"], r["slowdown"], "x"), r["fidelity"]]
+        out.append("| " + " | ".join(c or "—" for c in cells) + " |")
+    return out + ["", LESSONS_LEGEND, ""] + source_lines([m])
 
 
 def _fmt(value: Optional[float], digits: int, suffix: str = "") -> str:
@@ -174,3 +243,46 @@ def table(selections: List[tuple]) -> List[str]:
     for line in source_lines(list({id(s): s for s, _ in selections}.values())):
         out += ["", line]
     return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="Measurement files of docs/measurements/.")
+    sub = ap.add_subparsers(dest="action", required=True)
+    lp = sub.add_parser("lessons", help="write the lessons' measurements (demos, exercise "
+                        "against twin) from the JUnit report of the GPU fail-first check")
+    lp.add_argument("--junit", required=True,
+                    help="the report, e.g. build/gpu-check/failfirst-gpu.xml")
+    lp.add_argument("-o", "--output",
+                    default=os.path.join(repo_root(), "docs", "measurements", "lessons.csv"),
+                    help="the CSV to write ('-' for standard output; default "
+                    "docs/measurements/lessons.csv)")
+    lp.add_argument("--device", help="the GPU, as measurement headers name it, for a report "
+                    "without [kit-device] lines: \"NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)\"")
+    args = ap.parse_args(argv)
+    try:
+        report = lesson_measurements.read_report(args.junit)
+        device = lesson_measurements.choose_device(report, args.device, args.junit)
+        text = lesson_measurements.lessons_csv(report, device, os.path.basename(args.junit))
+    except DocsError as e:
+        print(f"measurements: {e}", file=sys.stderr)
+        return 1
+    if report.unreadable:
+        print(f"measurements: warning: {len(report.unreadable)} measurement lines are not whole "
+              f"and were left out (first: {report.unreadable[0]})", file=sys.stderr)
+    if report.cut_tests:
+        print(f"measurements: warning: ctest cut the output of {len(report.cut_tests)} GPU "
+              f"tests (first: {report.cut_tests[0]}): their later lines are missing. The "
+              "fail-first check keeps whole outputs (tools/course/fail_first.py); an older "
+              "report does not", file=sys.stderr)
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        rows = text.count("\n") - sum(1 for line in text.split("\n") if line.startswith("#")) - 1
+        print(f"measurements: {args.output}: {rows} rows, {device}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,8 +2,8 @@
 """Keeps the generated blocks of the lesson READMEs (and docs/*.md) in step with their sources.
 
     <!-- measured:lesson02 -->        the rows docs/measured.txt names for lesson02, from the
-    ...                               CSVs in docs/measurements/ (and its charts)
-    <!-- /measured -->
+    ...                               CSVs in docs/measurements/ (and its charts); a row filter
+    <!-- /measured -->                (lesson=02) shows the rows of a CSV with that value
 
     <!-- snippet:demo.hpp#stride_two --> the lines between the two `// [stride_two]` markers of
     ```cpp                               demo.hpp (a path from the README's folder); Doxygen's
@@ -32,7 +32,7 @@ from docs_common import (MEASURED_MANIFEST, DocsError, course_lessons, markdown_
                          measured_items, pictures, repo_root)
 from course_model import CourseError  # noqa: E402  (docs_common puts tools/course on the path)
 import lesson_table  # noqa: E402
-from measurements import plain_table, read_measurement, read_sweep, table
+from measurements import lessons_table, plain_table, read_measurement, read_sweep, table
 
 OPEN = re.compile(r"^<!--\s*(measured|snippet):(\S+)\s*-->\s*$")
 CLOSE = {"measured": re.compile(r"^<!--\s*/measured\s*-->\s*$"),
@@ -82,10 +82,17 @@ def measured(root: str, doc: str, name: str, items) -> List[str]:
                 m = read_measurement(root, item.path)
                 if not m.is_sweep:
                     if item.strides:
-                        raise DocsError(f"{item.path} is not a stride sweep: give no strides")
+                        raise DocsError(f"{item.path} is not a stride sweep: give no strides "
+                                        "(a row filter, like lesson=03, chooses rows)")
                     flush()
-                    out.extend(plain_table(m) + [""])
+                    if item.filters:
+                        m = m.where(item.filters)
+                    out.extend((lessons_table(m) if m.is_lessons
+                                else plain_table(m, hide=item.filters)) + [""])
                     continue
+                if item.filters:
+                    raise DocsError(f"{item.path} is a stride sweep: choose its rows by stride "
+                                    "(like 1,2,4 or 0:8), not by a filter")
                 sweep = read_sweep(root, item.path)
                 for s in item.strides or [r.stride for r in sweep.rows]:
                     sweep.row(s)

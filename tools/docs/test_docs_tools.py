@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """CPU tests of the docs tools on small repositories made in a temporary folder: the README
-blocks (measured figures, code excerpts, the course README's lesson table), the lesson pages'
-headings and hints, the Doxygen filter, the pictures check and the charts. Also checks that the
-site's main page gives the README's commands."""
+blocks (measured figures, code excerpts, the course README's lesson table), the lessons'
+measurement file from a GPU fail-first report, the lesson pages' headings and hints, the Doxygen
+filter, the pictures check and the charts. Also checks that the site's main page gives the
+README's commands."""
 
+import contextlib
+import io
 import os
 import re
 import sys
@@ -18,10 +21,11 @@ sys.path.insert(0, HERE)
 import docs_common  # noqa: E402
 import doxygen_filter  # noqa: E402
 import lesson_pages  # noqa: E402
+import measurements  # noqa: E402
 import pictures  # noqa: E402
 import readme_blocks  # noqa: E402
 from charts import chart  # noqa: E402
-from measurements import read_sweep  # noqa: E402
+from measurements import read_measurement, read_sweep  # noqa: E402
 
 BANK_MAP = None
 if "--bank-map" in sys.argv:
@@ -181,6 +185,226 @@ class ReadmeBlocks(unittest.TestCase):
                 readme_blocks.sync(tmp, write=False)
             self.assertIn("docs/measured.txt:1", str(e.exception))
             self.assertIn("no row for stride 9", str(e.exception))
+
+
+
+def _case(name, labels, *lines, status="run"):
+    out = "\n".join(["Running main() from gtest_main.cc", "[----------] Global test environment "
+                     "set-up."] + list(lines) + ["[  PASSED  ] 1 test."])
+    return (f'<testcase name="{name}" classname="{name}" time="0.5" status="{status}">'
+            f'<properties><property name="cmake_labels" value="{labels}"/></properties>'
+            f"<system-out>{out}</system-out></testcase>")
+
+
+DEVICE_LINE = "[kit-device] NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"
+H100 = "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"
+
+
+def _counters(what, load, model_load, store, model_store, requests):
+    return (f"[kit-counters] {what}: load {load} wavefronts/request (model {model_load}), "
+            f"store {store} (model {model_store}), requests {requests} (model {requests})")
+
+
+def _slowdown(a, b, measured, model, fidelity, verdict="pass"):
+    return (f"[kit-slowdown] '{a}' over '{b}': measured {measured}x model {model}x "
+            f"fidelity {fidelity} warps/SM 64 ({verdict})")
+
+
+def junit_report(device=True):
+    """A small GPU fail-first report: lesson 03's demos in both trees, its exercise against
+    its twin in both, a store pattern, a busy-GPU timing, a cut output, a sanitizer run and a
+    kit test."""
+    dev = [DEVICE_LINE] if device else []
+    cases = [
+        _case("student/lesson03/DemoCounters.EqualTheModel", "gpu;guard;lesson03;student", *dev,
+              _counters("float tile[32][32], row 0", "1.00", "1.00", "1.00", "1.00", "512/4"),
+              _counters("float tile[32][32], column 0", "32.00", "32.00", "4.00", "4.00",
+                        "512/32"),
+              _counters("float store, one word", "0.00", "0.00", "1.00", "1.00", "0/512"),
+              "[kit-counters] float tile[3...",
+              "[This part of the test output was removed since it exceeds the threshold of "
+              "1024 bytes.]"),
+        _case("student/lesson03/DemoSlowdown.Column", "gpu;guard;lesson03;perf;student", *dev,
+              _slowdown("float tile[32][32], column 0", "float tile[32][32], row 0", "31.33",
+                        "32.00", "0.979")),
+        _case("student/lesson03/DemoSlowdown.Busy", "gpu;guard;lesson03;perf;student", *dev,
+              _slowdown("float tile[32][33], column 0", "float tile[32][32], row 0", "1.00",
+                        "1.00", "0.500", verdict="inconclusive")),
+        _case("student/lesson03/ScoreRowsTrace.Counters", "gpu;guard;lesson03;student", *dev,
+              _counters("score_rows 1280x96", "21.67", "21.67", "1.00", "1.00", "184320/5760"),
+              _counters("score_rows_twin 1280x96", "1.00", "1.00", "1.00", "1.00",
+                        "184320/5760"),
+              _counters("score_rows 1000x77", "20.00", "20.00", "1.00", "1.00", "147456/4608")),
+        _case("student/lesson03/ScoreRowsSlowdown.Model", "gpu;guard;lesson03;perf;student",
+              *dev, _slowdown("score_rows", "score_rows_twin", "17.86", "21.04", "0.849")),
+        _case("solution/lesson03/DemoCounters.EqualTheModel", "gpu;guard;lesson03;solution",
+              *dev, _counters("float tile[32][32], row 0", "1.00", "1.00", "1.00", "1.00",
+                              "512/4")),
+        _case("solution/lesson03/DemoSlowdown.Column", "gpu;guard;lesson03;perf;solution",
+              *dev, _slowdown("float tile[32][32], column 0", "float tile[32][32], row 0",
+                              "30.64", "32.00", "0.958")),
+        _case("solution/lesson03/ScoreRowsTrace.Counters", "gpu;guard;lesson03;solution", *dev,
+              _counters("score_rows 1280x96", "1.00", "1.00", "1.00", "1.00", "184320/5760")),
+        _case("solution/lesson03/ScoreRowsSlowdown.Model", "gpu;guard;lesson03;perf;solution",
+              *dev, _slowdown("score_rows", "score_rows_twin", "1.00", "1.00", "1.000")),
+        _case("solution/lesson03/memcheck/gpu_guard_demo_counters_test",
+              "gpu;lesson03;sanitize;solution", *dev,
+              _counters("float tile[32][32], row 0", "9.00", "9.00", "1.00", "1.00", "512/4")),
+        _case("kit/CountersModel.Float", "gpu;kit", *dev,
+              _counters("float stride 2", "2.00", "2.00", "1.00", "1.00", "512/4")),
+        _case("student/lesson01/Banks.BankOfMatchesTheModel", "cpu;exercise;lesson01;student",
+              "[  FAILED  ] Banks.BankOfMatchesTheModel", status="fail"),
+    ]
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="(empty)" tests="12" '
+            'timestamp="2026-11-23T03:43:39">\n' + "\n".join(cases) + "\n</testsuite>\n")
+
+
+class LessonMeasurements(unittest.TestCase):
+    """tools/docs/measurements.py lessons: the JUnit report of the GPU fail-first check ->
+    docs/measurements/lessons.csv."""
+
+    def run_command(self, tmp, report, *extra):
+        junit = os.path.join(tmp, "failfirst-gpu.xml")
+        with open(junit, "w", encoding="utf-8") as f:
+            f.write(report)
+        out = os.path.join(tmp, "docs/measurements/lessons.csv")
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = measurements.main(["lessons", "--junit", junit, "-o", out, *extra])
+        return rc, err.getvalue(), out
+
+    def test_one_row_per_measured_thing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rc, err, out = self.run_command(tmp, junit_report())
+            self.assertEqual(rc, 0, err)
+            m = read_measurement(tmp, "docs/measurements/lessons.csv")
+            self.assertTrue(m.is_lessons)
+            self.assertEqual(m.header["device"], H100)  # from the [kit-device] line
+            self.assertEqual(m.header["date"], "2026-11-23")  # the report's timestamp
+            self.assertEqual(m.header["command"], "cmake --workflow --preset gpu-check")
+            rows = [(r["lesson"], r["tree"], r["kind"], r["what"]) for r in m.rows]
+            self.assertEqual(rows, [
+                ("03", "starter", "demo", "float tile[32][32], row 0"),
+                ("03", "starter", "demo", "float tile[32][32], column 0 over row 0"),
+                ("03", "starter", "demo", "float store, one word"),
+                ("03", "starter", "exercise", "score_rows over score_rows_twin"),
+                ("03", "starter", "exercise", "score_rows_twin 1280x96"),
+                ("03", "solution", "exercise", "score_rows over score_rows_twin"),
+            ])
+            by = {(r["tree"], r["what"]): r for r in m.rows}
+            # A demo measured in both trees is the starter's run; its counters sit on its
+            # slowdown's row, and a load pattern leaves out the stores that fill its region.
+            column = by[("starter", "float tile[32][32], column 0 over row 0")]
+            self.assertEqual([column[c] for c in measurements.LESSON_COLUMNS[4:]],
+                             ["32.00", "32.00", "", "", "32.00", "31.33", "0.979"])
+            store = by[("starter", "float store, one word")]
+            self.assertEqual([store[c] for c in measurements.LESSON_COLUMNS[4:8]],
+                             ["", "", "1.00", "1.00"])
+            # The first shape the report has, loads and stores both for a kernel.
+            starter = by[("starter", "score_rows over score_rows_twin")]
+            self.assertEqual([starter[c] for c in measurements.LESSON_COLUMNS[4:]],
+                             ["21.67", "21.67", "1.00", "1.00", "21.04", "17.86", "0.849"])
+            self.assertEqual(by[("solution", "score_rows over score_rows_twin")]["slowdown"],
+                             "1.00")
+            # Neither the busy GPU's timing, the sanitizer run nor the kit's tests.
+            with open(out, encoding="utf-8") as f:
+                text = f.read()
+            self.assertNotIn("tile[32][33]", text)
+            self.assertNotIn("9.00", text)
+            self.assertNotIn("float stride 2", text)
+            # The cut output is said, on the terminal and in the file.
+            self.assertIn("1 measurement lines are not whole", err)
+            self.assertIn("ctest cut the output of 1 GPU tests", err)
+            self.assertIn("# note: ctest cut the output of 1 tests", text)
+
+    def test_a_report_without_the_device_needs_device(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rc, err, out = self.run_command(tmp, junit_report(device=False))
+            self.assertEqual(rc, 1)
+            self.assertIn("has no [kit-device] line", err)
+            self.assertIn("--device", err)
+            self.assertFalse(os.path.exists(out))
+            rc, err, out = self.run_command(tmp, junit_report(device=False), "--device", H100)
+            self.assertEqual(rc, 0, err)
+            m = read_measurement(tmp, "docs/measurements/lessons.csv")
+            self.assertEqual(m.header["device"], H100)
+            self.assertIn("the device was given on the command line", " ".join(m.notes))
+
+    def test_reports_that_cannot_be_used(self):
+        other = junit_report().replace("H100 80GB HBM3", "H200", 1)
+        no_gpu = junit_report().replace(
+            DEVICE_LINE, "[kit-device] none (model only): no usable GPU: no driver")
+        cpu_only = ('<testsuite name="x">' + _case("student/lesson01/Banks.Bank",
+                                                   "cpu;lesson01;student", DEVICE_LINE) +
+                    "</testsuite>")
+        cases = [
+            (other, [], "ran on more than one GPU"),
+            (junit_report(), ["--device", "NVIDIA H200 (sm_90, 132 SMs)"],
+             "the report says its GPU was 'NVIDIA H100"),
+            (no_gpu, [], "ran without a usable GPU"),
+            (cpu_only, [], "no [kit-counters] or [kit-slowdown] line"),
+            ("<testsuite><testcase", [], "not a JUnit report"),
+            ("<html/>", [], "not a JUnit report (the root element is <html>)"),
+        ]
+        for report, extra, words in cases:
+            with self.subTest(words=words), tempfile.TemporaryDirectory() as tmp:
+                rc, err, _ = self.run_command(tmp, report, *extra)
+                self.assertEqual(rc, 1)
+                self.assertIn(words, err)
+        with tempfile.TemporaryDirectory() as tmp, \
+                contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = measurements.main(["lessons", "--junit", os.path.join(tmp, "none.xml"),
+                                    "-o", "-"])
+            self.assertEqual(rc, 1)
+            self.assertIn("cannot read the JUnit report", err.getvalue())
+
+    def test_a_lesson_block_shows_that_lesson_only(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp)
+            report = junit_report().replace("lesson03", "lesson01", 2)  # the first demo test
+            self.assertEqual(self.run_command(tmp, report)[0], 0)
+            repo.write("docs/measured.txt", """\
+                lesson01 table docs/measurements/lessons.csv lesson=01
+                site     table docs/measurements/lessons.csv
+                """)
+            repo.write("docs/site.md", "# All\n\n<!-- measured:site -->\n<!-- /measured -->\n")
+            repo.write("lessons/01_demo/README.md",
+                       "# Lesson 01: A demo\n\n<!-- measured:lesson01 -->\n<!-- /measured -->\n")
+            readme_blocks.sync(tmp, write=True)
+            text = repo.read("lessons/01_demo/README.md")
+            self.assertIn("| demo | `float tile[32][32], row 0` | 1.00 / 1.00 | — | — | — |",
+                          text)
+            self.assertNotIn("score_rows", text)
+            self.assertIn(f"Measured on {H100}, 2026-11-23: `cmake --workflow --preset "
+                          "gpu-check` (`docs/measurements/lessons.csv`).", text)
+            site = repo.read("docs/site.md")
+            self.assertIn("| 03 | exercise, starter | `score_rows` over `score_rows_twin` | "
+                          "21.67 / 21.67 | 1.00 / 1.00 | 21.04x / 17.86x | 0.849 |", site)
+            self.assertEqual(readme_blocks.sync(tmp, write=False), [])
+
+    def test_row_filters_in_the_manifest(self):
+        self.assertEqual(docs_common.parse_filters(["lesson=03", "kind=demo"]),
+                         {"lesson": "03", "kind": "demo"})
+        cases = [
+            ("lesson01 table docs/measurements/lessons.csv lesson=07", "no row has lesson=07"),
+            ("lesson01 table docs/measurements/lessons.csv chapter=01", "no column 'chapter'"),
+            ("lesson01 table docs/measurements/lessons.csv lesson=01 lesson=02",
+             "filtered twice"),
+            ("lesson01 table docs/measurements/lessons.csv 1,2", "give no strides"),
+            ("lesson01 table docs/measurements/sweep_float.csv type=float", "is a stride sweep"),
+            ("lesson01 table docs/measurements/lessons.csv lesson=01 =x",
+             "'=x' is not a row filter"),
+        ]
+        for line, words in cases:
+            with self.subTest(line=line), tempfile.TemporaryDirectory() as tmp:
+                repo = Repo(tmp)
+                self.assertEqual(self.run_command(tmp, junit_report())[0], 0)
+                repo.write("docs/measured.txt", line + "\n")
+                with self.assertRaises(docs_common.DocsError) as e:
+                    readme_blocks.sync(tmp, write=False)
+                self.assertIn("docs/measured.txt:1", str(e.exception))
+                self.assertIn(words, str(e.exception))
 
 
 COURSE_README = """\
