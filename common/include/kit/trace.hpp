@@ -169,13 +169,14 @@ public:
     return c;
   }
 
-  /// One line per entry: label, op, width, wavefronts per request, repeats.
+  /// One line per entry: op, width, how many requests of it the launch issues, wavefronts per
+  /// request, label.
   std::string describe() const {
     std::ostringstream out;
     for (const TraceEntry& e : entries_) {
       const BankReport r = analyze(e.access, e.op);
-      out << "  " << (e.op == SharedOp::load ? "load " : "store") << " " << e.access.width << "B x"
-          << e.repeat << ": " << r.wavefronts << " wavefront(s) per request"
+      out << "  " << (e.op == SharedOp::load ? "load " : "store") << " " << e.access.width
+          << " B, " << e.repeat << " request(s): " << r.wavefronts << " wavefront(s) per request"
           << (e.what.empty() ? "" : "  (" + e.what + ")") << "\n";
     }
     return out.str();
