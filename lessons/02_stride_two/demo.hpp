@@ -16,25 +16,24 @@ namespace lesson02 {
 // The stride experiment: lane l reads float l * stride (4-byte loads).
 // ---------------------------------------------------------------------------------------
 
-/// Lane l reads float l * stride ("float stride 6"). Word 2 l sits in bank (2 l) % 32: lanes l
-/// and l + 16 meet in one bank on different words, so stride 2 costs 2 wavefronts. In general
-/// the 32 lanes land on 32 / gcd(s, 32) banks, gcd(s, 32) different words in each.
+/// Lane l reads float l * stride ("float stride 6"): word l * stride, in bank
+/// (l * stride) % 32. What it costs is the Predict question (and Part 2's law).
 inline kit::Pattern stride_demo(unsigned stride) {
   return kit::strided_pattern(sizeof(float), stride);
 }
-/// Stride 1, the baseline: one bank per lane.
+/// Stride 1, the baseline: lane l reads word l.
 inline kit::Pattern stride_one_demo() {
   return stride_demo(1);
 }
-/// Stride 2: a 2-way conflict.
+/// Stride 2: lane l reads word 2 l.
 inline kit::Pattern stride_two_demo() {
   return stride_demo(2);
 }
-/// Stride 3: odd, so conflict-free.
+/// Stride 3: lane l reads word 3 l.
 inline kit::Pattern stride_three_demo() {
   return stride_demo(3);
 }
-/// Stride 6 = 2 x 3: only the factor 2 it shares with 32 costs anything.
+/// Stride 6 = 2 x 3: lane l reads word 6 l.
 inline kit::Pattern stride_six_demo() {
   return stride_demo(6);
 }

@@ -37,14 +37,13 @@ inline kit::Pattern two_words_two_banks_demo() {
   return kit::indexed_pattern("float, lanes alternate words 0 and 1", sizeof(float),
                               [](unsigned lane) { return lane % 2; });
 }
-/// Even lanes read float 0, odd lanes float 32: two words in ONE bank. The lanes share a
-/// bank, not a word, so each word needs a wavefront of its own.
+/// Even lanes read float 0, odd lanes float 32: two words, and which banks are they in?
 inline kit::Pattern two_words_one_bank_demo() {
   return kit::indexed_pattern("float, lanes alternate words 0 and 32", sizeof(float),
                               [](unsigned lane) { return (lane % 2) * kit::kNumBanks; });
 }
-/// Every lane stores to float 0: one wavefront, and one lane's value survives: which one is
-/// not defined. Never rely on it; give each lane its own word, or let one lane store.
+/// Every lane stores to float 0. One lane's value survives, and which one is not defined: never
+/// rely on it; give each lane its own word, or let one lane store.
 inline kit::Pattern one_word_store_demo() {
   return kit::indexed_pattern(
       "float store, all lanes word 0", sizeof(float), [](unsigned) { return 0u; },
