@@ -41,6 +41,8 @@ import progress_report as report  # noqa: E402
 from starters import Starters  # noqa: E402
 
 PROG = "course"
+#: The label of the suites' sanitizer runs: left out of the student's loop and progress.
+SANITIZE_LABEL = "sanitize"
 
 
 # ------------------------------------------------------------------------------------------
@@ -76,10 +78,11 @@ def build_every_lesson(build: Build, jobs: int) -> Dict[str, LessonBuild]:
 
 def run_student_tests(build: Build, builds: Dict[str, LessonBuild], jobs: int) -> Path:
     """Runs every student test, except those of lessons that did not build (their programs,
-    if any, are older than the sources). Returns the JUnit report."""
+    if any, are older than the sources) and the sanitizer runs (slow; grading and
+    `ctest -L sanitize` run them). Returns the JUnit report."""
     junit = make_dir(build.state_dir) / "progress.xml"
     failed = [label for label, b in builds.items() if b.failed]
-    extra = ["-LE", f"^({'|'.join(failed)})$"] if failed else []
+    extra = ["-LE", f"^({'|'.join([SANITIZE_LABEL] + failed)})$"]
     print(f"Running the tests of every lesson (ctest --test-dir {build.dir} -L student) ...",
           flush=True)
     run_ctest(build.dir, junit, ["^student$"], jobs=jobs, extra=extra)

@@ -150,7 +150,7 @@ class Progress(ToolTest):
         targets = [c.split("--target ")[1].split()[0] for c in self.calls() if c.startswith("cmake")]
         self.assertEqual(targets, ["lesson01", "lesson02"])
         run = next(c for c in self.calls() if "--output-junit" in c)
-        self.assertIn("-LE ^(lesson01)$", run)
+        self.assertIn("-LE ^(sanitize|lesson01)$", run)
 
     def test_done_when_the_gpu_exercise_tests_passed(self):
         cases = [passed("A.Cpu", CPU), passed("B.Gpu", GPU)]
