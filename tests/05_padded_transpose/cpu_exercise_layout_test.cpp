@@ -22,7 +22,8 @@ using lesson05::store_coord;
 struct TraceShape {
   int rows, cols;
 };
-const TraceShape kShapes[] = {{32, 32}, {1, 1}, {31, 33}, {33, 31}, {1000, 777}, {1, 4097}, {4097, 1}};
+const TraceShape kShapes[] = {{32, 32},    {1, 1},    {31, 33}, {33, 31},
+                              {1000, 777}, {1, 4097}, {4097, 1}};
 
 TEST(Layout, LoadSlotReadsTheTransposedElement) {
   for (int x = 0; x < kTileDim; ++x) {

@@ -175,8 +175,8 @@ public:
     std::ostringstream out;
     for (const TraceEntry& e : entries_) {
       const BankReport r = analyze(e.access, e.op);
-      out << "  " << (e.op == SharedOp::load ? "load " : "store") << " " << e.access.width
-          << " B, " << e.repeat << " request(s): " << r.wavefronts << " wavefront(s) per request"
+      out << "  " << (e.op == SharedOp::load ? "load " : "store") << " " << e.access.width << " B, "
+          << e.repeat << " request(s): " << r.wavefronts << " wavefront(s) per request"
           << (e.what.empty() ? "" : "  (" + e.what + ")") << "\n";
     }
     return out.str();
