@@ -45,10 +45,16 @@ add_library(course_gtest_pch OBJECT "${_course_pch_source}")
 target_link_libraries(course_gtest_pch PRIVATE GTest::gtest)
 target_precompile_headers(course_gtest_pch PRIVATE <gtest/gtest.h>)
 
-set(_course_no_gpu_reason
-    "no GPU was visible when this build was configured, so its GPU test programs are not built: "
-    "on a machine with an NVIDIA GPU, configure again (or pass -DCOURSE_GPU_TESTS=ON)")
-string(CONCAT _course_no_gpu_reason ${_course_no_gpu_reason})
+# A GPU test whose program this build does not make (no GPU at configure time): it reports
+# Skipped, with the reason, in GoogleTest's words (cmake/CourseSkip.cmake).
+function(_course_add_skipped_gpu_test name)
+  string(CONCAT reason "no GPU was visible when this build was configured, so its GPU test "
+                       "programs are not built: on a machine with an NVIDIA GPU, configure again "
+                       "(or pass -DCOURSE_GPU_TESTS=ON)")
+  add_test(NAME "${name}" COMMAND ${CMAKE_COMMAND} "-DTEST=${name}" "-DREASON=${reason}"
+                                  -P "${PROJECT_SOURCE_DIR}/cmake/CourseSkip.cmake")
+  set_tests_properties("${name}" PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+endfunction()
 
 # The `<Suite>.<Name>` of every TEST and TEST_F that opens a line of `source`.
 function(_course_test_names source out_var)
@@ -81,10 +87,7 @@ function(_course_add_sanitizer_tests prefix stem exe names labels)
                        --name "${test}" -- $<TARGET_FILE:${exe}> "--gtest_filter=${filter}")
       set_tests_properties("${test}" PROPERTIES SKIP_RETURN_CODE 77)
     else()
-      add_test(NAME "${test}"
-               COMMAND ${CMAKE_COMMAND} "-DTEST=${test}" "-DREASON=${_course_no_gpu_reason}"
-                       -P "${PROJECT_SOURCE_DIR}/cmake/CourseSkip.cmake")
-      set_tests_properties("${test}" PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+      _course_add_skipped_gpu_test("${test}")
     endif()
     set_tests_properties("${test}" PROPERTIES
       LABELS "${labels};guard;sanitize;${tool}"
@@ -197,9 +200,7 @@ function(course_add_test_folder lesson tree folder)
       if(kind STREQUAL "cpu" OR COURSE_BUILD_GPU_TESTS)
         add_test(NAME "${prefix}${name}" COMMAND ${exe} "--gtest_filter=${name}")
       else()
-        add_test(NAME "${prefix}${name}"
-                 COMMAND ${CMAKE_COMMAND} "-DTEST=${name}" "-DREASON=${_course_no_gpu_reason}"
-                         -P "${PROJECT_SOURCE_DIR}/cmake/CourseSkip.cmake")
+        _course_add_skipped_gpu_test("${prefix}${name}")
       endif()
       # A skip (GTEST_SKIP) reports as Skipped, never Passed; a filter that selects nothing
       # (a test renamed since the last configure) fails instead of passing with no test run.

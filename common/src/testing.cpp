@@ -176,4 +176,29 @@ SharedCounters CounterTest::expect_pattern(const Pattern& pattern) {
   return c;
 }
 
+SharedCounters CounterTest::expect_ideal(const std::string& what, const Trace& trace,
+                                         const std::function<void()>& launch,
+                                         const std::string& loads, const std::string& stores) {
+  const SharedCounters c = session_->measure(launch);
+  report(what, c, trace.expected());
+  const SharedCounts ideal = trace.ideal();
+  EXPECT_EQ(c.sass.load_requests, ideal.load_requests)
+      << what << ": the kernel does not issue the loads its trace describes";
+  struct Side {
+    const std::string& name;
+    std::uint64_t wavefronts, ideal, requests;
+  };
+  for (const Side& s :
+       {Side{loads, c.sass.load_wavefronts, ideal.load_wavefronts, c.sass.load_requests},
+        Side{stores, c.sass.store_wavefronts, ideal.store_wavefronts, c.sass.store_requests}}) {
+    EXPECT_EQ(s.wavefronts, s.ideal)
+        << what << ": " << s.name << " conflict: " << s.wavefronts << " wavefronts for "
+        << s.requests << " requests ("
+        << (s.requests > 0 ? static_cast<double>(s.wavefronts) / static_cast<double>(s.requests)
+                           : 0.0)
+        << " per request; ideal " << s.ideal << ")";
+  }
+  return c;
+}
+
 } // namespace kit::testing

@@ -22,22 +22,10 @@ TEST_F(CorrelateCounters, EveryRequestAtItsIdeal) {
   for (int n : {lesson02::kBlockThreads * 64, lesson02::kBlockThreads * 3 + 77}) {
     kit::DeviceBuffer<float2> d_x(n), d_y(n);
     d_x.fill_bytes(0);
-    const kit::Trace trace = lesson02::testing::exercise_trace(n);
-    const kit::SharedCounters c =
-        session().measure([&] { lesson02::correlate(d_x.get(), d_y.get(), n, h); });
-    const kit::SharedCounts ideal = trace.ideal();
-    kit::testing::report("correlate n=" + std::to_string(n), c, trace.expected());
-    EXPECT_EQ(c.sass.load_requests, ideal.load_requests)
-        << "n = " << n << ": the kernel does not issue the loads your trace describes "
-        << "(TileLayout: kPairAccess, re_offset, im_offset)";
-    EXPECT_EQ(c.sass.load_wavefronts, ideal.load_wavefronts)
-        << "n = " << n << ": the tap loads conflict (" << c.sass.load_wavefronts
-        << " wavefronts for " << c.sass.load_requests << " requests, ideal "
-        << ideal.load_wavefronts << ")";
-    EXPECT_EQ(c.sass.store_wavefronts, ideal.store_wavefronts)
-        << "n = " << n << ": the staging stores conflict (" << c.sass.store_wavefronts
-        << " wavefronts for " << c.sass.store_requests << " requests, ideal "
-        << ideal.store_wavefronts << ")";
+    expect_ideal(
+        "correlate n=" + std::to_string(n), lesson02::testing::exercise_trace(n),
+        [&] { lesson02::correlate(d_x.get(), d_y.get(), n, h); },
+        "the tap loads (TileLayout: kPairAccess, re_offset, im_offset)", "the staging stores");
   }
 }
 

@@ -21,20 +21,10 @@ TEST_F(ScoreRowsCounters, OneWavefrontPerRequest) {
   kit::DeviceBuffer<float> d_scores(static_cast<std::size_t>(lesson03::kQueries) * kRows);
   d_rows.fill_bytes(0);
   d_queries.fill_bytes(0);
-  const kit::Trace trace = lesson03::testing::exercise_trace(kRows, kCols);
-  const kit::SharedCounters c = session().measure(
-      [&] { lesson03::score_rows(d_rows.get(), kRows, kCols, d_queries.get(), d_scores.get()); });
-  kit::testing::report("score_rows", c, trace.expected());
-  const kit::SharedCounts ideal = trace.ideal();
-  EXPECT_EQ(c.sass.load_requests, ideal.load_requests)
-      << "the kernel does not issue the loads the trace describes";
-  EXPECT_EQ(c.sass.load_wavefronts, ideal.load_wavefronts)
-      << "the tile column reads conflict: " << c.sass.load_wavefronts << " wavefronts for "
-      << c.sass.load_requests << " requests (" << c.sass.load_wavefronts_per_request()
-      << " per request)";
-  EXPECT_EQ(c.sass.store_wavefronts, ideal.store_wavefronts)
-      << "the staging stores conflict: " << c.sass.store_wavefronts << " wavefronts for "
-      << c.sass.store_requests << " requests";
+  expect_ideal(
+      "score_rows", lesson03::testing::exercise_trace(kRows, kCols),
+      [&] { lesson03::score_rows(d_rows.get(), kRows, kCols, d_queries.get(), d_scores.get()); },
+      "the tile column reads", "the staging stores");
 }
 
 } // namespace

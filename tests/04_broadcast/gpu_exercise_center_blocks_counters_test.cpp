@@ -5,7 +5,6 @@
 #include <demo.hpp>
 
 #include "center_blocks_trace.hpp"
-#include "ideal_counts.hpp"
 #include "kit/buffer.hpp"
 #include "kit/testing.hpp"
 
@@ -17,8 +16,8 @@ TEST_F(CenterBlocksCounters, OneWavefrontPerRequest) {
   constexpr int n = lesson04::kCenterBlockThreads * 64;
   kit::DeviceBuffer<float> d_in(n), d_out(n);
   d_in.fill_bytes(0);
-  lesson04::testing::expect_ideal_counts(
-      session(), "center_blocks", lesson04::testing::center_trace(n),
+  expect_ideal(
+      "center_blocks", lesson04::testing::center_trace(n),
       [&] { lesson04::center_blocks(d_in.get(), d_out.get(), n); }, "the loads of center_blocks",
       "the stores of center_blocks");
 }

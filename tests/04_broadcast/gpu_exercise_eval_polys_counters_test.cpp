@@ -6,7 +6,6 @@
 
 #include "eval_polys_gpu.hpp"
 #include "eval_polys_trace.hpp"
-#include "ideal_counts.hpp"
 #include "kit/testing.hpp"
 
 namespace {
@@ -15,8 +14,8 @@ class EvalPolysCounters : public kit::testing::CounterTest {};
 
 TEST_F(EvalPolysCounters, OneWavefrontPerRequest) {
   const lesson04::testing::ZeroProblem p(16 * 20 + 5, 16 * 30 + 3);
-  lesson04::testing::expect_ideal_counts(
-      session(), "eval_polys", lesson04::testing::exercise_trace(p.n_polys, p.n_points),
+  expect_ideal(
+      "eval_polys", lesson04::testing::exercise_trace(p.n_polys, p.n_points),
       [&] { p.run(lesson04::eval_polys); }, "the Horner steps", "the staging stores");
 }
 

@@ -10,44 +10,10 @@
 namespace bank_map {
 namespace {
 
-/// Offsets on which the run-time layouts are checked against the kit's.
-constexpr int kCheckedOffsets = 4096;
-
-/// True when SwizzleBits{B, M, S} and kit::Swizzle<B, M, S> agree on the checked offsets.
-template <int B, int M, int S>
-constexpr bool same_as_kit_swizzle() {
-  for (int offset = 0; offset < kCheckedOffsets; ++offset) {
-    if (SwizzleBits{B, M, S}(offset) != kit::Swizzle<B, M, S>{}(offset)) {
-      return false;
-    }
-  }
-  return true;
-}
-static_assert(same_as_kit_swizzle<5, 0, 5>() && same_as_kit_swizzle<3, 0, 3>() &&
-                  same_as_kit_swizzle<3, 3, 3>() && same_as_kit_swizzle<2, 1, 4>() &&
-                  same_as_kit_swizzle<0, 0, 0>(),
-              "--swizzle B,M,S is kit::Swizzle<B, M, S>");
-
 /// Offset of element (row, col) of `tile` before any swizzle.
 constexpr std::int64_t pitched(const TileShape& tile, std::int64_t row, std::int64_t col) {
   return row * tile.pitch + col; // (row, col) -> row * pitch + col
 }
-
-/// True when pitched() on a Rows x Pitch tile is kit::Pitched<T, Rows, Pitch, Pitch>.
-template <int Rows, int Pitch>
-constexpr bool same_as_kit_pitched() {
-  for (int r = 0; r < Rows; ++r) {
-    for (int c = 0; c < Pitch; ++c) {
-      if (pitched(TileShape{Rows, Pitch}, r, c) != kit::Pitched<float, Rows, Pitch>{}(r, c)) {
-        return false;
-      }
-    }
-  }
-  return true;
-}
-static_assert(same_as_kit_pitched<32, 32>() && same_as_kit_pitched<32, 33>() &&
-                  same_as_kit_pitched<8, 34>(),
-              "--layout ROWSxPITCH is kit::Pitched<T, ROWS, PITCH>");
 
 std::int64_t swizzled(std::int64_t offset, const std::vector<SwizzleBits>& swizzles) {
   for (const SwizzleBits& s : swizzles) {

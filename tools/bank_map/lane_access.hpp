@@ -13,6 +13,8 @@
 #pragma once
 
 #include <cstdint>
+
+#include "kit/layout.hpp"
 #include <string>
 #include <vector>
 
@@ -28,10 +30,9 @@ struct SwizzleBits {
   int base = 0;  ///< M: low bits kept as they are.
   int shift = 0; ///< S: distance from the source bits down to the changed ones.
 
-  /// The swizzled offset.
+  /// The swizzled offset: kit::Swizzle<bits, base, shift>.
   constexpr std::int64_t operator()(std::int64_t offset) const {
-    const std::int64_t source = ((std::int64_t{1} << bits) - 1) << (base + shift);
-    return offset ^ ((offset & source) >> shift);
+    return kit::swizzle(offset, bits, base, shift);
   }
 };
 

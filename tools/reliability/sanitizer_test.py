@@ -30,22 +30,6 @@ def skip(name: str, reason: str) -> int:
     return SKIP
 
 
-def with_exclusions(tool: str, argv: list) -> list:
-    """Adds the tests that race on purpose to a racecheck run's negative gtest filter."""
-    if tool != "racecheck":
-        return argv
-    out, found = [], False
-    for a in argv:
-        if a.startswith("--gtest_filter="):
-            found = True
-            sep = ":" if "-" in a else "-"
-            a += sep + ":".join(sanitizer.RACECHECK_EXCLUDE)
-        out.append(a)
-    if not found:
-        out.append("--gtest_filter=-" + ":".join(sanitizer.RACECHECK_EXCLUDE))
-    return out
-
-
 def main(argv: list) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tool", required=True, choices=sanitizer.TOOLS)
@@ -65,7 +49,7 @@ def main(argv: list) -> int:
     if gpu is None:
         return skip(args.name, f"no usable GPU: {why}")
     try:
-        outcome = sanitizer.run(tool, args.tool, with_exclusions(args.tool, program),
+        outcome = sanitizer.run(tool, args.tool, program,
                                 timeout=args.timeout)
     except subprocess.TimeoutExpired:
         print(f"{args.name}: the run under {args.tool} did not finish in {args.timeout:.0f} s")

@@ -105,6 +105,21 @@ class Judge(unittest.TestCase):
                          "did not finish")
 
 
+class Exclusions(unittest.TestCase):
+    """racecheck leaves out the tests that race on purpose, whatever filter the run has."""
+
+    def test_the_negative_part_of_the_filter(self):
+        racy = next(iter(sanitizer.RACECHECK_EXCLUDE))
+        self.assertEqual(sanitizer.with_exclusions("racecheck", ["p", "--gtest_filter=A.B:C.D"]),
+                         ["p", f"--gtest_filter=A.B:C.D-{racy}"])
+        self.assertEqual(sanitizer.with_exclusions("racecheck", ["p", "--gtest_filter=-X.Y"]),
+                         ["p", f"--gtest_filter=-X.Y:{racy}"])
+        self.assertEqual(sanitizer.with_exclusions("racecheck", ["p"]),
+                         ["p", f"--gtest_filter=-{racy}"])
+        self.assertEqual(sanitizer.with_exclusions("memcheck", ["p", "--gtest_filter=A.B"]),
+                         ["p", "--gtest_filter=A.B"])
+
+
 class SanitizerTest(unittest.TestCase):
     """sanitizer_test.py, the suites' sanitizer tests, with stand-ins for the GPU machine."""
 

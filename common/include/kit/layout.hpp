@@ -58,6 +58,13 @@ struct Pitched {
   KIT_HD constexpr int operator()(int row, int col) const { return row * Pitch + col; }
 };
 
+/// CuTe's swizzle with its bits given at run time: `Swizzle<B, M, S>{}(o) == swizzle(o, B, M, S)`
+/// (bank-map reads B, M and S from its command line).
+KIT_HD constexpr std::int64_t swizzle(std::int64_t offset, int bits, int base, int shift) {
+  const std::int64_t source = ((std::int64_t{1} << bits) - 1) << (base + shift); // YYY
+  return offset ^ ((offset & source) >> shift);
+}
+
 /// CuTe's `Swizzle<B, M, S>`: keeps the low `M` bits of an offset (groups of 2^M elements stay
 /// together), and XORs the `B` bits that sit `S` bits higher into the `B` bits above them.
 ///
@@ -75,12 +82,10 @@ struct Swizzle {
   static constexpr int kBits = B;  ///< Bits XORed.
   static constexpr int kBase = M;  ///< Low bits kept as they are.
   static constexpr int kShift = S; ///< Distance from the source bits down to the changed ones.
-  /// The source bits (YYY above).
-  static constexpr int kSourceMask = ((1 << B) - 1) << (M + S);
 
   /// The swizzled offset.
   KIT_HD constexpr int operator()(int offset) const {
-    return offset ^ ((offset & kSourceMask) >> S);
+    return static_cast<int>(swizzle(offset, B, M, S));
   }
 };
 

@@ -123,6 +123,13 @@ protected:
   /// counters to equal its trace, and its own requests to be exactly one per warp, round and
   /// unrolled access (a merged or dropped access shows there). Returns the counters.
   SharedCounters expect_pattern(const Pattern& pattern);
+  /// Measures `launch`, prints its report line (`what` against the model of `trace`) and
+  /// expects the requests of the trace with every load and every store at its width's ideal:
+  /// what an exercise's counter test asks once the kernel is conflict-free. `loads` and
+  /// `stores` name the kernel's loads and stores in the messages. Returns the counters.
+  SharedCounters expect_ideal(const std::string& what, const Trace& trace,
+                              const std::function<void()>& launch, const std::string& loads,
+                              const std::string& stores);
   /// The session (open when the test runs).
   CounterSession& session() { return *session_; }
 
