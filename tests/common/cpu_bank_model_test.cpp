@@ -146,7 +146,30 @@ TEST(BankModel, BadWidthsAreErrors) {
 TEST(BankModel, ConflictCountersReadTheExcessOverTheIdeal) {
   EXPECT_EQ(analyze(strided_access(4, 32)).excess(), 31);
   EXPECT_EQ(analyze(strided_access(8, 1)).excess(), 0);
-  EXPECT_EQ(analyze(strided_access(8, 0)).excess(), 0); // broadcast: below the ideal
+  EXPECT_EQ(analyze(strided_access(8, 0)).excess(), 0);
+  EXPECT_EQ(analyze(strided_access(16, 2)).excess(), 4);
+}
+
+TEST(BankModel, MergedLoadsHaveTheIdealOfTheirPhases) {
+  // A lane^1 merge joins phases: the ideal is one wavefront per phase that is left, as the
+  // bank-conflict counters read it (gpu_counters_ideal_test). Stores never merge.
+  EXPECT_EQ(analyze(strided_access(8, 0)).ideal, 1);  // broadcast: one phase
+  EXPECT_EQ(analyze(strided_access(16, 0)).ideal, 2); // broadcast: two phases of 16 lanes
+  EXPECT_EQ(analyze(kit::examples::grouped(16, 2, 16)).ideal, 2); // pairs: half-warps
+  EXPECT_EQ(analyze(kit::examples::grouped(8, 2, 8)).ideal, 1);
+  EXPECT_EQ(analyze(strided_access(8, 0), kit::SharedOp::store).ideal, 2);
+  EXPECT_EQ(analyze(strided_access(16, 0), kit::SharedOp::store).ideal, 4);
+  // A request never costs less than its ideal: every measured example, loads and stores.
+  for (const auto& ex : kit::examples::measured_examples()) {
+    const kit::BankReport r = analyze(ex.access, ex.op);
+    EXPECT_GE(r.wavefronts, r.ideal) << ex.name;
+    EXPECT_EQ(r.ideal, r.phases) << ex.name;
+    kit::Trace t;
+    t.add(ex.op, ex.access, 5, ex.name);
+    const kit::SharedCounts e = t.expected(), i = t.ideal();
+    EXPECT_LE(i.load_wavefronts, e.load_wavefronts) << ex.name;
+    EXPECT_LE(i.store_wavefronts, e.store_wavefronts) << ex.name;
+  }
 }
 
 TEST(BankModel, WavefrontsNeverExceedWordsAskedFor) {

@@ -17,8 +17,10 @@
 ///    2 wavefronts, a 16-byte one 4.
 ///
 /// Inactive lanes (a partial warp, a branch) take no part; a phase with no active lane costs
-/// nothing. An address that is not a multiple of the access width is an error, as on the GPU
-/// (a misaligned shared access faults).
+/// nothing. A request's ideal is one wavefront per phase that serves an active lane, counted
+/// after the merges (an 8-byte broadcast load: 1; a 16-byte one: 2); the bank-conflict
+/// counters read the wavefronts beyond it. An address that is not a multiple of the access
+/// width is an error, as on the GPU (a misaligned shared access faults).
 ///
 /// Everything is `constexpr` and host/device: it runs in `static_assert`s, CPU tests and kernels.
 #pragma once
@@ -98,7 +100,7 @@ struct BankReport {
   int error_lane = -1;                 ///< The first offending lane, for ModelError::misaligned.
   int width = 0;                       ///< Bytes per lane.
   int wavefronts = 0;                  ///< Passes through the shared-memory pipeline.
-  int ideal = 0;                       ///< The fewest wavefronts this width needs for these lanes.
+  int ideal = 0;                       ///< One wavefront per phase left after the merges.
   SharedOp op = SharedOp::load;        ///< Load or store (the merges of rules 2-3 are loads only).
   int phases = 0;                      ///< Phases with active lanes, each costed on its own.
   bool paired = false;                 ///< A lane^1 merge joined phases (8- and 16-byte loads).
@@ -190,15 +192,6 @@ KIT_HD constexpr BankReport analyze(const WarpAccess& a, SharedOp op = SharedOp:
   const int base_lanes = detail::base_lanes_per_phase(a.width);
   const bool load = op == SharedOp::load;
 
-  // The ideal: one wavefront per phase of the plain split that has an active lane.
-  for (int first = 0; first < kWarpSize; first += base_lanes) {
-    bool any = false;
-    for (int lane = first; lane < first + base_lanes; ++lane) {
-      any = any || a.active(lane);
-    }
-    r.ideal += any ? 1 : 0;
-  }
-
   // Which phase serves each lane: the plain split, then the load-only merges.
   int group[kWarpSize] = {};
   for (int lane = 0; lane < kWarpSize; ++lane) {
@@ -275,6 +268,10 @@ KIT_HD constexpr BankReport analyze(const WarpAccess& a, SharedOp op = SharedOp:
     }
   }
   r.wavefronts = done;
+  // The ideal: one wavefront per phase that has an active lane, after the merges (a merged
+  // 8-byte broadcast load is one phase, so its ideal is 1, not 2): what the bank-conflict
+  // counters subtract.
+  r.ideal = r.phases;
   return r;
 }
 

@@ -155,8 +155,10 @@ public:
     return c;
   }
 
-  /// What the counters would read if every instruction cost its width's ideal (the same
-  /// requests as expected(), wavefronts at the ideal): the target of a conflict-free kernel.
+  /// What the counters would read if every instruction cost its ideal (the same requests as
+  /// expected(), wavefronts at one per phase, the load merges counted: BankReport::ideal): the
+  /// target of a conflict-free kernel. expected() minus ideal() is what the bank-conflict
+  /// counters read.
   /// Throws std::invalid_argument like expected().
   SharedCounts ideal() const {
     SharedCounts c = expected(); // validates every entry and counts the requests
