@@ -1,9 +1,13 @@
-// The ideal held against the hardware: the bank-conflict counters
-// (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld / _st) read the wavefronts beyond the
-// ideal, so for every pattern they must equal the model's wavefronts minus its ideal. The
-// merged loads settle what "ideal" means there: an 8-byte broadcast load is one phase (ideal
-// 1), a 16-byte broadcast or a 16-byte load of lane pairs two (ideal 2). Each pattern prints
-// one line, `[kit-ideal] <name>: ...`, with the plain split's ideal beside the model's.
+// The ideal held against the hardware: the bank-conflict counters read the wavefronts beyond
+// the ideal, so for every pattern the load counter
+// (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld) must equal the model's wavefronts
+// minus its ideal. The merged loads settle what "ideal" means there: an 8-byte broadcast load
+// is one phase (ideal 1), a 16-byte broadcast or a 16-byte load of lane pairs two (ideal 2);
+// masked 16-byte requests show that the counters count 128 bytes per half-warp. The store
+// counter also counts other arbitration losses (a tenth of a conflict per request or so, on
+// an H100, even for conflict-free stores): stores are held to the excess from below, and to a
+// quarter of a conflict per request above it. Each pattern prints one line,
+// `[kit-ideal] <name>: ...`, with the plain split's ideal beside the model's.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -60,8 +64,12 @@ protected:
     EXPECT_EQ(c.sass.store_wavefronts, e.store_wavefronts) << p.name;
     EXPECT_EQ(c.load_bank_conflicts, e.load_wavefronts - i.load_wavefronts)
         << p.name << ": load conflicts are not the wavefronts beyond the model's ideal";
-    EXPECT_EQ(c.store_bank_conflicts, e.store_wavefronts - i.store_wavefronts)
-        << p.name << ": store conflicts are not the wavefronts beyond the model's ideal";
+    const std::uint64_t store_excess = e.store_wavefronts - i.store_wavefronts;
+    EXPECT_GE(c.store_bank_conflicts, store_excess)
+        << p.name << ": fewer store conflicts than the wavefronts beyond the model's ideal";
+    EXPECT_LE(c.store_bank_conflicts, store_excess + c.sass.store_requests / 4)
+        << p.name << ": more store conflicts than the wavefronts beyond the model's ideal, "
+        << "by more than a quarter per request";
     ++checked_;
   }
   void finish() {
@@ -99,6 +107,22 @@ TEST_F(IdealAgainstConflictCounters, WideStridesAndPairs) {
             kit::examples::grouped(width, 2, 2u * static_cast<unsigned>(width)), op);
       check("width " + std::to_string(width) + " pairs, one per half-warp",
             kit::examples::grouped(width, 16, 128u), op);
+    }
+  }
+  finish();
+}
+
+TEST_F(IdealAgainstConflictCounters, MaskedWideAccesses) {
+  for (kit::SharedOp op : {kit::SharedOp::load, kit::SharedOp::store}) {
+    for (int width : {8, 16}) {
+      for (unsigned mask : {0x55555555u, 0x0f0f0f0fu, 0x000000ffu, 0x0000ffffu, 0x00ff00ffu,
+                            0x80000001u, 0x33333333u, 0x7fffffffu, 0x01010101u}) {
+        for (unsigned stride : {0u, 1u, 2u}) {
+          char name[80];
+          std::snprintf(name, sizeof name, "width %d stride %u mask %08x", width, stride, mask);
+          check(name, kit::strided_access(width, stride, 0, mask), op);
+        }
+      }
     }
   }
   finish();

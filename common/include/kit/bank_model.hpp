@@ -17,10 +17,12 @@
 ///    2 wavefronts, a 16-byte one 4.
 ///
 /// Inactive lanes (a partial warp, a branch) take no part; a phase with no active lane costs
-/// nothing. A request's ideal is one wavefront per phase that serves an active lane, counted
-/// after the merges (an 8-byte broadcast load: 1; a 16-byte one: 2); the bank-conflict
-/// counters read the wavefronts beyond it. An address that is not a multiple of the access
-/// width is an error, as on the GPU (a misaligned shared access faults).
+/// nothing. A request's ideal is what the bank-conflict counters subtract: one wavefront per
+/// phase that serves an active lane, counted after the merges (an 8-byte broadcast load: 1; a
+/// 16-byte one: 2), except that a 16-byte request counts one per 8 active lanes of each
+/// half-warp (one per merged half-warp); the counters read the wavefronts beyond it. An address
+/// that is not a multiple of the access width is an error, as on the GPU (a misaligned shared
+/// access faults).
 ///
 /// Everything is `constexpr` and host/device: it runs in `static_assert`s, CPU tests and kernels.
 #pragma once
@@ -100,7 +102,7 @@ struct BankReport {
   int error_lane = -1;                 ///< The first offending lane, for ModelError::misaligned.
   int width = 0;                       ///< Bytes per lane.
   int wavefronts = 0;                  ///< Passes through the shared-memory pipeline.
-  int ideal = 0;                       ///< One wavefront per phase left after the merges.
+  int ideal = 0;                       ///< What the bank-conflict counters subtract (rule above).
   SharedOp op = SharedOp::load;        ///< Load or store (the merges of rules 2-3 are loads only).
   int phases = 0;                      ///< Phases with active lanes, each costed on its own.
   bool paired = false;                 ///< A lane^1 merge joined phases (8- and 16-byte loads).
@@ -268,10 +270,23 @@ KIT_HD constexpr BankReport analyze(const WarpAccess& a, SharedOp op = SharedOp:
     }
   }
   r.wavefronts = done;
-  // The ideal: one wavefront per phase that has an active lane, after the merges (a merged
-  // 8-byte broadcast load is one phase, so its ideal is 1, not 2): what the bank-conflict
-  // counters subtract.
+  // The ideal, as the bank-conflict counters subtract it: one wavefront per phase that has an
+  // active lane, after the merges (a merged 8-byte broadcast load is one phase: ideal 1, not
+  // 2); except that a 16-byte request not served by the one-address rule counts 128 bytes per
+  // half-warp: one wavefront per 8 active lanes of a plain half-warp (lanes 0, 2, 4, ... take
+  // four quarter phases but count 2), one for a merged one.
   r.ideal = r.phases;
+  if (a.width == 16 && !r.uniform) {
+    r.ideal = 0;
+    for (int half = 0; half < 2; ++half) {
+      int active = 0;
+      for (int lane = half * 16; lane < half * 16 + 16; ++lane) {
+        active += a.active(lane) ? 1 : 0;
+      }
+      const bool merged = load && detail::half_paired(a, half);
+      r.ideal += merged ? 1 : (active + 7) / 8;
+    }
+  }
   return r;
 }
 
