@@ -1,0 +1,54 @@
+// The tile layout must lose no value: TileLayout maps the block's tile (kTileRows x kTileDim)
+// one-to-one into the kTileCapacity floats reserved for it; and the staging stores, which
+// write tile rows 4 bytes a lane, stay conflict-free (the starter's layout already does both;
+// keep it so); every float4 load is 16-byte aligned. The twin's layout is aligned and at its
+// ideal.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <exercise.hpp>
+
+#include "kit/bank_model.hpp"
+#include "kit/layout.hpp"
+#include "score_rows4_trace.hpp"
+
+namespace {
+
+TEST(TileGuard, OneToOneIntoTheTileBuffer) {
+  const auto clash = kit::first_collision(lesson07::TileLayout{}, lesson07::kTileCapacity);
+  ASSERT_FALSE(clash) << "element (" << clash->b.row << ", " << clash->b.col << ") at offset "
+                      << clash->offset
+                      << (clash->offset < 0 || clash->offset >= lesson07::kTileCapacity
+                              ? " lies outside the tile's kTileCapacity floats"
+                              : " shares its float with element (" + std::to_string(clash->a.row) +
+                                    ", " + std::to_string(clash->a.col) + ")");
+}
+
+TEST(TileGuard, EveryFloat4LoadIsAligned) {
+  // A misaligned shared access is a fault, not a slowdown: checked here, before any launch
+  // (the launchers refuse such a layout too).
+  const auto misaligned = lesson07::testing::misalignment<lesson07::TileLayout>();
+  ASSERT_FALSE(misaligned.has_value()) << *misaligned;
+}
+
+TEST(TileGuard, EveryRowStoreIsOneWavefront) {
+  for (int r = 0; r < lesson07::kTileRows; ++r) {
+    const kit::BankReport rep = kit::analyze(kit::warp_access(lesson07::TileLayout{},
+                                                              [&](int lane) {
+                                                                return kit::Coord{r, lane};
+                                                              }),
+                                             kit::SharedOp::store);
+    ASSERT_TRUE(rep.ok());
+    ASSERT_EQ(rep.wavefronts, 1) << "row " << r << " costs " << rep.wavefronts
+                                 << " wavefronts: the staging stores write whole rows";
+  }
+}
+
+TEST(TileGuard, TheTwinIsAlignedAndAtItsIdeal) {
+  ASSERT_FALSE(lesson07::testing::misalignment<lesson07::TwinTileLayout>().has_value());
+  const kit::Trace t = lesson07::testing::twin_trace(1000, 777);
+  EXPECT_EQ(t.expected(), t.ideal()) << t.describe();
+}
+
+} // namespace

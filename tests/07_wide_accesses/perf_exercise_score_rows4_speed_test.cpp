@@ -1,0 +1,21 @@
+// Part 2 timed: with a conflict-free tile, score_rows4 runs as fast as its twin (the band
+// around 1: 0.95-1.05). The twin is the reference, so this test needs no bank rule and runs
+// on every GPU: it is how a GPU other than sm_90 grades Part 2.
+#include <gtest/gtest.h>
+
+#include "kit/testing.hpp"
+#include "score_rows4_timing.hpp"
+
+namespace {
+
+TEST(ScoreRows4Speed, AsFastAsTheConflictFreeTwin) {
+  KIT_REQUIRE_TIMING();
+  const auto misaligned = lesson07::testing::misalignment<lesson07::TileLayout>();
+  ASSERT_FALSE(misaligned.has_value()) << "not launched: " << *misaligned;
+  const double ratio = lesson07::testing::model_ratio(lesson07::kTileRows, lesson07::kTileDim);
+  ASSERT_DOUBLE_EQ(ratio, 1.0) << "the model says score_rows4 spends " << ratio
+                               << "x the wavefronts of its twin: fix the tile layout first";
+  lesson07::testing::expect_slowdown_against_twin(1.0);
+}
+
+} // namespace
