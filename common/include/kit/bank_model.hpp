@@ -17,12 +17,13 @@
 ///    2 wavefronts, a 16-byte one 4.
 ///
 /// Inactive lanes (a partial warp, a branch) take no part; a phase with no active lane costs
-/// nothing. A request's ideal is what the bank-conflict counters subtract: one wavefront per
-/// phase that serves an active lane, counted after the merges (an 8-byte broadcast load: 1; a
-/// 16-byte one: 2), except that a 16-byte request counts one per 8 active lanes of each
-/// half-warp (one per merged half-warp); the counters read the wavefronts beyond it. An address
-/// that is not a multiple of the access width is an error, as on the GPU (a misaligned shared
-/// access faults).
+/// nothing. A request's ideal is one wavefront per phase that serves an active lane, counted
+/// after the merges (an 8-byte broadcast load: 1; a 16-byte one: 2); for a full warp the load
+/// bank-conflict counter reads exactly the wavefronts beyond it. With inactive lanes that
+/// counter can subtract less (lanes 0, 2, 4, ... of a 16-byte stride-1 load: 4 wavefronts, 2
+/// counted as conflicts), so it reads at least the excess, never less. An address that is not
+/// a multiple of the access width is an error, as on the GPU (a misaligned shared access
+/// faults).
 ///
 /// Everything is `constexpr` and host/device: it runs in `static_assert`s, CPU tests and kernels.
 #pragma once
@@ -102,7 +103,7 @@ struct BankReport {
   int error_lane = -1;                 ///< The first offending lane, for ModelError::misaligned.
   int width = 0;                       ///< Bytes per lane.
   int wavefronts = 0;                  ///< Passes through the shared-memory pipeline.
-  int ideal = 0;                       ///< What the bank-conflict counters subtract (rule above).
+  int ideal = 0;                       ///< One wavefront per phase left after the merges.
   SharedOp op = SharedOp::load;        ///< Load or store (the merges of rules 2-3 are loads only).
   int phases = 0;                      ///< Phases with active lanes, each costed on its own.
   bool paired = false;                 ///< A lane^1 merge joined phases (8- and 16-byte loads).
@@ -270,23 +271,10 @@ KIT_HD constexpr BankReport analyze(const WarpAccess& a, SharedOp op = SharedOp:
     }
   }
   r.wavefronts = done;
-  // The ideal, as the bank-conflict counters subtract it: one wavefront per phase that has an
-  // active lane, after the merges (a merged 8-byte broadcast load is one phase: ideal 1, not
-  // 2); except that a 16-byte request not served by the one-address rule counts 128 bytes per
-  // half-warp: one wavefront per 8 active lanes of a plain half-warp (lanes 0, 2, 4, ... take
-  // four quarter phases but count 2), one for a merged one.
+  // The ideal: one wavefront per phase that has an active lane, after the merges (a merged
+  // 8-byte broadcast load is one phase, so its ideal is 1, not 2): what the bank-conflict
+  // counters subtract.
   r.ideal = r.phases;
-  if (a.width == 16 && !r.uniform) {
-    r.ideal = 0;
-    for (int half = 0; half < 2; ++half) {
-      int active = 0;
-      for (int lane = half * 16; lane < half * 16 + 16; ++lane) {
-        active += a.active(lane) ? 1 : 0;
-      }
-      const bool merged = load && detail::half_paired(a, half);
-      r.ideal += merged ? 1 : (active + 7) / 8;
-    }
-  }
   return r;
 }
 
