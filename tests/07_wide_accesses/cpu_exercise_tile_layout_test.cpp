@@ -29,8 +29,9 @@ TEST(TileLayout, EveryFloat4LoadCostsItsIdeal) {
           << r.phase_wavefronts[1] << " + " << r.phase_wavefronts[2] << " + "
           << r.phase_wavefronts[3] << "; lanes 0, 1, 2 of the first phase start in banks "
           << r.lanes[0].bank << ", " << r.lanes[1].bank << ", " << r.lanes[2].bank
-          << ". Draw it: `bank-map --type float4 --layout " << lesson07::kTileRows << "x"
-          << lesson07::kTilePitch << " --column " << lesson07::step_column(s) << "`.";
+          << ". Draw it (rows of " << lesson07::kTilePitch / lesson07::kVec
+          << " float4s): `bank-map --type float4 --index '" << lesson07::kTilePitch / lesson07::kVec
+          << "*l + " << lesson07::step_column(s) / lesson07::kVec << "'`.";
       if (r.wavefronts != r.ideal) {
         return; // every load tells the same story
       }
