@@ -109,9 +109,10 @@ __global__ void __launch_bounds__(kBlockThreads,
 /// The variants of the lesson, by name.
 constexpr auto kBlockedScalar = gemm_tiled<Blocked, 1, ASide::column>;
 constexpr auto kStridedScalar = gemm_tiled<Strided, 1, ASide::column>;
+constexpr auto kExercise = gemm_tiled<FragmentColumns, 1, ASide::column>;
 constexpr auto kBlockedFloat4 = gemm_tiled<Blocked, 4, ASide::transposed>;
-constexpr auto kExercise = gemm_tiled<FragmentColumns, 4, ASide::transposed>;
-constexpr auto kTwin = gemm_tiled<TwinColumns, 4, ASide::transposed>;
+constexpr auto kStridedByFour = gemm_tiled<StridedByFour, 4, ASide::transposed>;
+constexpr auto kExerciseFloat4 = gemm_tiled<Float4Columns, 4, ASide::transposed>;
 
 } // namespace
 
@@ -119,24 +120,25 @@ void gemm_blocked_scalar(const float* a, const float* b, float* c, int m, int n,
                          cudaStream_t stream) {
   internal::launch<Blocked, 1>(kBlockedScalar, a, b, c, m, n, k, stream);
 }
-
 void gemm_strided_scalar(const float* a, const float* b, float* c, int m, int n, int k,
                          cudaStream_t stream) {
   internal::launch<Strided, 1>(kStridedScalar, a, b, c, m, n, k, stream);
 }
-
+void gemm_exercise(const float* a, const float* b, float* c, int m, int n, int k,
+                   cudaStream_t stream) {
+  internal::launch<FragmentColumns, 1>(kExercise, a, b, c, m, n, k, stream);
+}
 void gemm_blocked_float4(const float* a, const float* b, float* c, int m, int n, int k,
                          cudaStream_t stream) {
   internal::launch<Blocked, 4>(kBlockedFloat4, a, b, c, m, n, k, stream);
 }
-
-void gemm_exercise(const float* a, const float* b, float* c, int m, int n, int k,
-                   cudaStream_t stream) {
-  internal::launch<FragmentColumns, 4>(kExercise, a, b, c, m, n, k, stream);
+void gemm_strided_by_four(const float* a, const float* b, float* c, int m, int n, int k,
+                          cudaStream_t stream) {
+  internal::launch<StridedByFour, 4>(kStridedByFour, a, b, c, m, n, k, stream);
 }
-
-void gemm_twin(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
-  internal::launch<TwinColumns, 4>(kTwin, a, b, c, m, n, k, stream);
+void gemm_exercise_float4(const float* a, const float* b, float* c, int m, int n, int k,
+                          cudaStream_t stream) {
+  internal::launch<Float4Columns, 4>(kExerciseFloat4, a, b, c, m, n, k, stream);
 }
 
 const void* gemm_blocked_scalar_kernel() {
@@ -145,14 +147,17 @@ const void* gemm_blocked_scalar_kernel() {
 const void* gemm_strided_scalar_kernel() {
   return reinterpret_cast<const void*>(kStridedScalar);
 }
-const void* gemm_blocked_float4_kernel() {
-  return reinterpret_cast<const void*>(kBlockedFloat4);
-}
 const void* gemm_exercise_kernel() {
   return reinterpret_cast<const void*>(kExercise);
 }
-const void* gemm_twin_kernel() {
-  return reinterpret_cast<const void*>(kTwin);
+const void* gemm_blocked_float4_kernel() {
+  return reinterpret_cast<const void*>(kBlockedFloat4);
+}
+const void* gemm_strided_by_four_kernel() {
+  return reinterpret_cast<const void*>(kStridedByFour);
+}
+const void* gemm_exercise_float4_kernel() {
+  return reinterpret_cast<const void*>(kExerciseFloat4);
 }
 
 } // namespace lesson09

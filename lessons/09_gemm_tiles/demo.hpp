@@ -92,9 +92,6 @@ struct StridedByFour {
   KIT_HD static constexpr int col(int t, int j) { return 4 * t + 4 * kThreadsX * (j / 4) + j % 4; }
 };
 
-/// The twin's assignment: the conflict-free one that float4 reads need.
-using TwinColumns = StridedByFour;
-
 /// Whether every column of the tile is element j of exactly one thread column t.
 template <class Columns>
 KIT_HD constexpr bool owns_every_column() {
@@ -238,28 +235,34 @@ using Gemm = void (*)(const float* a, const float* b, float* c, int m, int n, in
 /// The seed's kernel: Blocked columns, scalar B reads, the A side read as column segments.
 void gemm_blocked_scalar(const float* a, const float* b, float* c, int m, int n, int k,
                          cudaStream_t stream = nullptr);
-/// Virtual threads: Strided columns, scalar B reads, the A side as the seed's.
+/// Virtual threads, Part 2's twin: Strided columns, scalar B reads, the A side as the seed's.
 void gemm_strided_scalar(const float* a, const float* b, float* c, int m, int n, int k,
                          cudaStream_t stream = nullptr);
+/// Part 2, your kernel: exercise.hpp's FragmentColumns, scalar B reads, the A side as the
+/// seed's.
+void gemm_exercise(const float* a, const float* b, float* c, int m, int n, int k,
+                   cudaStream_t stream = nullptr);
 /// Blocked columns read as float4, the A side transposed (float4 reads).
 void gemm_blocked_float4(const float* a, const float* b, float* c, int m, int n, int k,
                          cudaStream_t stream = nullptr);
-/// Your kernel: exercise.hpp's FragmentColumns read as float4, the A side transposed.
-void gemm_exercise(const float* a, const float* b, float* c, int m, int n, int k,
-                   cudaStream_t stream = nullptr);
-/// The conflict-free twin: TwinColumns (below) read as float4, the A side transposed.
-void gemm_twin(const float* a, const float* b, float* c, int m, int n, int k,
-               cudaStream_t stream = nullptr);
+/// Part 3's twin: StridedByFour columns read as float4, the A side transposed.
+void gemm_strided_by_four(const float* a, const float* b, float* c, int m, int n, int k,
+                          cudaStream_t stream = nullptr);
+/// Part 3, your kernel: exercise.hpp's Float4Columns read as float4, the A side transposed.
+void gemm_exercise_float4(const float* a, const float* b, float* c, int m, int n, int k,
+                          cudaStream_t stream = nullptr);
 
 /// The __global__ functions behind the launchers (for the timer's occupancy check).
 const void* gemm_blocked_scalar_kernel();
 /// See gemm_blocked_scalar_kernel().
 const void* gemm_strided_scalar_kernel();
 /// See gemm_blocked_scalar_kernel().
-const void* gemm_blocked_float4_kernel();
-/// See gemm_blocked_scalar_kernel().
 const void* gemm_exercise_kernel();
 /// See gemm_blocked_scalar_kernel().
-const void* gemm_twin_kernel();
+const void* gemm_blocked_float4_kernel();
+/// See gemm_blocked_scalar_kernel().
+const void* gemm_strided_by_four_kernel();
+/// See gemm_blocked_scalar_kernel().
+const void* gemm_exercise_float4_kernel();
 
 } // namespace lesson09

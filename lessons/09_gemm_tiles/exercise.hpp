@@ -28,11 +28,10 @@ inline constexpr int kPredictedAColumnRead = 0; // TODO
 inline constexpr int kPredictedTransposingStore = 0; // TODO
 
 // ---------------------------------------------------------------------------------------
-// Part 2: the column assignment of gemm_exercise (README, demo.cu). The kernel reads thread
-// column t's B fragment with two float4 loads, of columns col(t, 0) ... col(t, 0) + 3 and
-// col(t, 4) ... col(t, 4) + 3 of row k, and writes C element (row, col(t, j)) from
-// accumulator j. Make each fragment read cost its ideal, with every column of the tile owned
-// by exactly one (t, j).
+// Part 2: the column assignment of gemm_exercise (README, demo.cu), the seed's kernel: at
+// step k, thread column t reads its B fragment with eight 4-byte loads, element j from
+// Bs[k][col(t, j)], and writes C element (row, col(t, j)) from accumulator j. Make every
+// fragment read cost its ideal, with every column of the tile owned by exactly one (t, j).
 // ---------------------------------------------------------------------------------------
 
 /// Which column of the 128-column tile is element j (0..7) of thread column t's fragment.
@@ -41,8 +40,23 @@ inline constexpr int kPredictedTransposingStore = 0; // TODO
 ///     columns: 0 1 2 ... 7     8 9 10 ... 15     ...  120 ... 127
 ///
 /// TODO: this is the seed's blocked assignment. Draw yours here, with the banks that lanes
-/// 0-7 read in the first float4 load.
+/// 0-15 read for element 0.
 struct FragmentColumns {
+  KIT_HD static constexpr int col(int t, int j) { return t * kFragN + j; }
+};
+
+// ---------------------------------------------------------------------------------------
+// Part 3: the column assignment of gemm_exercise_float4, which reads the fragment with two
+// float4 loads: columns col(t, 0) ... col(t, 0) + 3 and col(t, 4) ... col(t, 4) + 3 of row k
+// (and stages A transposed). Make each float4 read cost its ideal; every column owned once;
+// each float4 load at col(t, 4 q) reading elements 4 q ... 4 q + 3.
+// ---------------------------------------------------------------------------------------
+
+/// Which column of the tile is element j of thread column t's fragment, read as float4.
+///
+/// TODO: this is the blocked assignment. Draw yours here, with the banks that lanes 0-7 (one
+/// phase of a float4 request) read in the first load.
+struct Float4Columns {
   KIT_HD static constexpr int col(int t, int j) { return t * kFragN + j; }
 };
 

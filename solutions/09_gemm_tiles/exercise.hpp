@@ -23,6 +23,19 @@ inline constexpr int kPredictedTransposingStore = 2;
 
 // Part 2.
 
+/// Virtual threads: thread column t owns columns t, t + 16, ..., t + 112.
+///
+///     element j:  0        1          2          ...  7
+///     columns:    t        16 + t     32 + t     ...  112 + t
+///     banks (element j, lanes 0-15): 16 j + tx mod 32, 16 consecutive banks
+///
+/// The two row threads of a warp read the same 16 words: 1 wavefront, the ideal.
+struct FragmentColumns {
+  KIT_HD static constexpr int col(int t, int j) { return t + kThreadsX * j; }
+};
+
+// Part 3.
+
 /// Strided by four: thread column t owns columns 4 t ... 4 t + 3 and 64 + 4 t ... 64 + 4 t + 3.
 ///
 ///     t:        0          1          ...  15            (first float4, q = 0)
@@ -31,7 +44,7 @@ inline constexpr int kPredictedTransposingStore = 2;
 ///     second float4 (q = 1): columns 64 + 4 t ... + 3, the same banks
 ///
 /// Each phase of 8 lanes reads 32 consecutive words: 1 wavefront, 4 for the float4: its ideal.
-struct FragmentColumns {
+struct Float4Columns {
   KIT_HD static constexpr int col(int t, int j) { return 4 * t + 4 * kThreadsX * (j / 4) + j % 4; }
 };
 

@@ -53,8 +53,8 @@ TEST(Model, FragmentReadsOfTheFamily) {
   EXPECT_GT(wavefronts(reads[6]), ideal(reads[6]));
 }
 
-TEST(Model, TwinLoadsNeverAboveTheirIdeal) {
-  const kit::Trace t = lesson09::testing::twin_trace(1000, 777, 301);
+TEST(Model, StridedByFourLoadsNeverAboveTheirIdeal) {
+  const kit::Trace t = lesson09::testing::strided_by_four_trace(1000, 777, 301);
   for (const kit::TraceEntry& e : t.entries()) {
     const kit::BankReport r = kit::analyze(e.access, e.op);
     if (e.op == kit::SharedOp::load) {

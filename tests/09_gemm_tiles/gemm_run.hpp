@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,20 @@ struct Variant {
 inline std::vector<Variant> variants() {
   return {{"gemm_blocked_scalar", gemm_blocked_scalar, gemm_blocked_scalar_kernel()},
           {"gemm_strided_scalar", gemm_strided_scalar, gemm_strided_scalar_kernel()},
-          {"gemm_blocked_float4", gemm_blocked_float4, gemm_blocked_float4_kernel()},
           {"gemm_exercise", gemm_exercise, gemm_exercise_kernel()},
-          {"gemm_twin", gemm_twin, gemm_twin_kernel()}};
+          {"gemm_blocked_float4", gemm_blocked_float4, gemm_blocked_float4_kernel()},
+          {"gemm_strided_by_four", gemm_strided_by_four, gemm_strided_by_four_kernel()},
+          {"gemm_exercise_float4", gemm_exercise_float4, gemm_exercise_float4_kernel()}};
+}
+
+/// The launcher called `name` (throws std::out_of_range for another name).
+inline Variant variant(const std::string& name) {
+  for (const Variant& v : variants()) {
+    if (v.name == name) {
+      return v;
+    }
+  }
+  throw std::out_of_range("no GEMM variant " + name);
 }
 
 /// A variant on (a, b, c, m, n, k) as the timer wants it.

@@ -95,27 +95,20 @@ inline kit::Trace strided_scalar_trace(int m, int n, int k) {
   return gemm_trace<Strided, 1, ASide::column>(m, n, k);
 }
 /// See blocked_scalar_trace().
+inline kit::Trace exercise_trace(int m, int n, int k) {
+  return gemm_trace<FragmentColumns, 1, ASide::column>(m, n, k);
+}
+/// See blocked_scalar_trace().
 inline kit::Trace blocked_float4_trace(int m, int n, int k) {
   return gemm_trace<Blocked, 4, ASide::transposed>(m, n, k);
 }
 /// See blocked_scalar_trace().
-inline kit::Trace exercise_trace(int m, int n, int k) {
-  return gemm_trace<FragmentColumns, 4, ASide::transposed>(m, n, k);
+inline kit::Trace strided_by_four_trace(int m, int n, int k) {
+  return gemm_trace<StridedByFour, 4, ASide::transposed>(m, n, k);
 }
 /// See blocked_scalar_trace().
-inline kit::Trace twin_trace(int m, int n, int k) {
-  return gemm_trace<TwinColumns, 4, ASide::transposed>(m, n, k);
-}
-
-/// Wavefronts per request of the B fragment reads alone (one warp, one K step).
-template <class Columns, int kBVector>
-double b_read_wavefronts() {
-  kit::Trace t;
-  for (int j = 0; j < kFragN; j += kBVector) {
-    t.add(kit::SharedOp::load, kBVector == 1 ? b_scalar_read_demo<Columns>("", j).access
-                                             : b_float4_read_demo<Columns>("", j / 4).access);
-  }
-  return t.expected().load_wavefronts_per_request();
+inline kit::Trace exercise_float4_trace(int m, int n, int k) {
+  return gemm_trace<Float4Columns, 4, ASide::transposed>(m, n, k);
 }
 
 } // namespace lesson09::testing

@@ -21,11 +21,12 @@ class GemmTrace : public kit::testing::CounterTest {};
 
 TEST_F(GemmTrace, CountersEqualTheModel) {
   using namespace lesson09::testing;
-  kit::Trace (*const traces[])(int, int, int) = {blocked_scalar_trace, strided_scalar_trace,
-                                                 blocked_float4_trace, exercise_trace, twin_trace};
+  kit::Trace (*const traces[])(int, int, int) = {blocked_scalar_trace,  strided_scalar_trace,
+                                                 exercise_trace,        blocked_float4_trace,
+                                                 strided_by_four_trace, exercise_float4_trace};
   const auto all = variants();
   for (const auto& [m, n, k] : {std::array{256, 256, 64}, std::array{300, 200, 77}}) {
-    KIT_REQUIRE_VERIFIED_RULES(twin_trace(m, n, k));
+    KIT_REQUIRE_VERIFIED_RULES(strided_by_four_trace(m, n, k));
     kit::DeviceBuffer<float> d_a(static_cast<std::size_t>(m) * k);
     kit::DeviceBuffer<float> d_b(static_cast<std::size_t>(k) * n);
     kit::DeviceBuffer<float> d_c(static_cast<std::size_t>(m) * n);

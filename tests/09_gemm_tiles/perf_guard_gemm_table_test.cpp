@@ -39,9 +39,10 @@ struct Reads {
 std::vector<Reads> fragment_reads() {
   return {{b_scalar_read_demo<Blocked>("blocked"), a_column_read_demo()},
           {b_scalar_read_demo<Strided>("strided"), a_column_read_demo()},
+          {b_scalar_read_demo<FragmentColumns>("FragmentColumns"), a_column_read_demo()},
           {b_float4_read_demo<Blocked>("blocked"), a_transposed_read_demo()},
-          {b_float4_read_demo<FragmentColumns>("FragmentColumns"), a_transposed_read_demo()},
-          {b_float4_read_demo<TwinColumns>("twin"), a_transposed_read_demo()}};
+          {b_float4_read_demo<StridedByFour>("strided by four"), a_transposed_read_demo()},
+          {b_float4_read_demo<Float4Columns>("Float4Columns"), a_transposed_read_demo()}};
 }
 
 /// Load wavefronts per load request the counters read for `p` in the pattern microbenchmark.
@@ -109,6 +110,8 @@ TEST(GemmTable, EveryVariantBesideCublas) {
     Problem p(cublas, m, n, k, kit::testing::fresh_seed());
     for (std::size_t i = 0; i < all.size(); ++i) {
       ASSERT_TRUE(p.check(all[i]));
+    }
+    for (std::size_t i = 0; i < all.size(); ++i) {
       ms[i][s] =
           kit::time_launch(gemm_launch(all[i], p.a.get(), p.b.get(), p.c.get(), m, n, k), {2, 10})
               .median_ms;
@@ -150,7 +153,7 @@ TEST(GemmTable, EveryVariantBesideCublas) {
   a.fill_bytes(0);
   b.fill_bytes(0);
   std::vector<std::string> gains;
-  for (const auto& [slower, faster] : {std::pair{0, 1}, std::pair{2, 4}}) {
+  for (const auto& [slower, faster] : {std::pair{0, 1}, std::pair{3, 4}}) {
     std::vector<double> g;
     for (int run = 0; run < 10; ++run) {
       const kit::Slowdown s = kit::measure_slowdown(
