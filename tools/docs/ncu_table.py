@@ -10,7 +10,7 @@ picked by a regular expression on its name, one column per metric.
 
 A kernel takes the first row whose name matches and that no earlier kernel took; a metric the
 report lacks is an error (the table would be silently short). Numbers lose ncu's thousands
-separators."""
+separators; fractions keep two decimals."""
 
 import argparse
 import csv
@@ -39,8 +39,15 @@ def read_raw(path: str) -> Tuple[List[str], List[Dict[str, str]]]:
     return header, data
 
 
-def number(text: str) -> str:
-    return text.replace(",", "").strip()
+def number(text: str, digits: int = 2) -> str:
+    """ncu's number without thousands separators; a fraction rounded to `digits` places."""
+    plain = text.replace(",", "").strip()
+    if "." not in plain:
+        return plain
+    try:
+        return f"{float(plain):.{digits}f}"
+    except ValueError:
+        return plain
 
 
 def build(header: List[str], data: List[Dict[str, str]], kernels: List[Tuple[str, str]],

@@ -42,7 +42,7 @@ class NcuTable(unittest.TestCase):
                                "--metric", "b=sm__b.pct")
         self.assertEqual(lines[:3], ["# device: GPU (sm_90, 1 SMs)", "# date: 2026-01-01",
                                      "# command: c"])
-        self.assertEqual(lines[3:], ["kernel,a,b", "twin,30,40", "cublas,1234,50.5"])
+        self.assertEqual(lines[3:], ["kernel,a,b", "twin,30,40", "cublas,1234,50.50"])
 
     def test_missing_metric_or_kernel_is_an_error(self):
         with self.assertRaises(SystemExit):
