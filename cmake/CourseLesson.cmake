@@ -270,4 +270,10 @@ function(course_add_lesson number topic)
                              EXTRA_LABEL hidden)
     endif()
   endforeach()
+  # A lesson whose tests need more than the kit (a library such as cuBLAS, a definition)
+  # says so in tests/NN_topic/lesson.cmake, included here with `lesson`, `name` and
+  # COURSE_TREES set; its test programs are <lesson>_<tree>_cpu and <lesson>_<tree>_gpu.
+  if(EXISTS "${PROJECT_SOURCE_DIR}/tests/${name}/lesson.cmake")
+    include("${PROJECT_SOURCE_DIR}/tests/${name}/lesson.cmake")
+  endif()
 endfunction()

@@ -15,7 +15,7 @@ counters alone. Tests of a suite named Demo* measure the lesson's demos; the oth
 - A thing measured several times in one tree (several shapes, several tests) is the first line
   the report has for it: the tests print their main shape first. Counters of `score_rows`,
   `score_rows 1280x96` and `score_rows 1000x77` are one thing (a trailing shape, `R x C`,
-  `RxC` or `n=N`, is not part of the name).
+  `RxC`, `MxNxK` or `n=N`, is not part of the name).
 - A demo is the same code in both trees: its row is the first tree's that measured it (the
   starter's).
 - A demo of the pattern microbenchmark is one instruction issued over and over: its row shows
@@ -53,7 +53,7 @@ SLOWDOWN = re.compile(
     r"model (?P<model>[\d.]+)x fidelity (?P<fidelity>[\d.]+) warps/SM \d+ \((?P<verdict>\w+)\)\s*$")
 MEASUREMENT = re.compile(r"^\[kit-(counters|slowdown)\]")
 CUT = "This part of the test output was removed"
-SHAPE = re.compile(r"\s+(\d+\s*x\s*\d+|n=\d+)$")
+SHAPE = re.compile(r"\s+(\d+(?:\s*x\s*\d+){1,2}|n=\d+)$")
 NOT_MEASURED = ("inconclusive", "unsupported")
 
 

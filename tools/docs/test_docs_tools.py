@@ -263,6 +263,13 @@ class LessonMeasurements(unittest.TestCase):
     """tools/docs/measurements.py lessons: the JUnit report of the GPU fail-first check ->
     docs/measurements/lessons.csv."""
 
+    def test_trailing_shapes_are_not_part_of_the_name(self):
+        import lesson_measurements
+        for what in ("score_rows 1280x96", "transpose_tiled 256 x 256", "gemm_twin 300x200x77",
+                     "sweep n=64"):
+            self.assertNotRegex(lesson_measurements.base_name(what), r"\d")
+        self.assertEqual(lesson_measurements.base_name("gemm_twin 300x200x77"), "gemm_twin")
+
     def run_command(self, tmp, report, *extra):
         junit = os.path.join(tmp, "failfirst-gpu.xml")
         with open(junit, "w", encoding="utf-8") as f:

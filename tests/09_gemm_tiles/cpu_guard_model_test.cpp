@@ -1,0 +1,108 @@
+// What the bank model says about the kernel family and about the seed's claims, whatever
+// your assignment: the README's figures are these (drawn by bank-map from the same model).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+
+#include <demo.hpp>
+
+#include "gemm_trace.hpp"
+#include "kit/bank_model.hpp"
+#include "kit/pattern.hpp"
+
+namespace {
+
+using namespace lesson09;
+
+int wavefronts(const kit::Pattern& p) {
+  return kit::wavefronts(p.access, p.op);
+}
+int ideal(const kit::Pattern& p) {
+  return kit::analyze(p.access, p.op).ideal;
+}
+
+/// Lane l is thread column l % threads_x of a warp `threads_x` column threads wide; it reads
+/// word col(tx, j) of B's row k = 0 (row threads of one warp read the same words).
+template <class ColFn>
+kit::Pattern row_read(const char* name, int threads_x, ColFn col) {
+  return kit::indexed_pattern(
+      name, sizeof(float), [&](unsigned lane) { return col(static_cast<int>(lane) % threads_x); });
+}
+
+TEST(Model, FragmentReadsOfTheFamily) {
+  const kit::Pattern reads[] = {b_scalar_read_demo<Blocked>("blocked"),
+                                b_scalar_read_demo<Strided>("strided"),
+                                b_float4_read_demo<Blocked>("blocked"),
+                                b_float4_read_demo<StridedByFour>("strided by four"),
+                                a_column_read_demo(),
+                                a_transposed_read_demo(),
+                                a_transposing_store_demo()};
+  for (const kit::Pattern& p : reads) {
+    std::printf("[model] %s: %d wavefronts (ideal %d)\n", p.name.c_str(), wavefronts(p), ideal(p));
+  }
+  // Blocked columns conflict, scalar or float4; strided and strided-by-four reach the ideal.
+  EXPECT_GT(wavefronts(reads[0]), ideal(reads[0]));
+  EXPECT_EQ(wavefronts(reads[1]), ideal(reads[1]));
+  EXPECT_GT(wavefronts(reads[2]), ideal(reads[2]));
+  EXPECT_EQ(wavefronts(reads[3]), ideal(reads[3]));
+  // The seed's A read conflicts; the transposed float4 read costs less than a float4's ideal
+  // (two addresses, each shared by a half-warp); the transposing store conflicts.
+  EXPECT_GT(wavefronts(reads[4]), ideal(reads[4]));
+  EXPECT_LT(wavefronts(reads[5]), ideal(reads[5]));
+  EXPECT_GT(wavefronts(reads[6]), ideal(reads[6]));
+}
+
+TEST(Model, StridedByFourLoadsNeverAboveTheirIdeal) {
+  const kit::Trace t = lesson09::testing::strided_by_four_trace(1000, 777, 301);
+  for (const kit::TraceEntry& e : t.entries()) {
+    const kit::BankReport r = kit::analyze(e.access, e.op);
+    if (e.op == kit::SharedOp::load) {
+      EXPECT_LE(r.wavefronts, r.ideal) << e.what;
+    }
+  }
+}
+
+// "A_shared has a width of 32, so each element of the segment will be in the same bank, so
+// there is no bank conflict": a conflict is between the lanes of one instruction. In a warp of
+// 16 column threads x 2 row threads, the two row threads read two words of one bank; in a warp
+// of one row thread (32 column threads) every lane reads the same word.
+TEST(SeedClaims, ColumnSegmentOfAWidth32Tile) {
+  const auto seed_a = [](int threads_x) { // As[4 ty + i][k] with rows of 32 floats, i = k = 0
+    return kit::indexed_pattern("seed A", sizeof(float), [=](unsigned lane) {
+      return (static_cast<int>(lane) / threads_x) * 4 * 32;
+    });
+  };
+  EXPECT_GT(wavefronts(seed_a(kThreadsX)), 1) << "16 x 2 warp";
+  EXPECT_EQ(wavefronts(seed_a(kit::kWarpSize)), 1) << "32 x 1 warp";
+}
+
+// "While a thread reads a row segment with a length of 8 from B_shared, it spans over 8 banks
+// and therefore will conflict with other 7 threads": true for a warp of 32 column threads,
+// not for this kernel's 16.
+TEST(SeedClaims, ConflictsWithTheOtherSevenThreads) {
+  const auto blocked = [](int t) { return Blocked::col(t, 0); };
+  EXPECT_EQ(wavefronts(row_read("blocked, 32 wide", kit::kWarpSize, blocked)), kFragN);
+  EXPECT_LT(wavefronts(row_read("blocked, 16 wide", kThreadsX, blocked)), kFragN);
+}
+
+// "With a stride of 8, the i-th segment will contain (i, i+8, ..., i+120)-th elements ...
+// the i-th thread only conflicts with the i+8-th thread": in one instruction lanes i and
+// i + 8 read words i + 8 j and i + 8 + 8 j, different banks: no conflict at all.
+TEST(SeedClaims, StrideEightConflictsOnlyWithIPlusEight) {
+  for (int j = 0; j < 2 * kFragN; ++j) {
+    EXPECT_EQ(wavefronts(row_read("stride 8", kThreadsX, [j](int t) { return t + 8 * j; })), 1);
+  }
+}
+
+// "To fully eliminate the bank conflict, we need to increase blockDim.x to 32": with 16 column
+// threads the strided assignment already reads 16 consecutive words, each shared by the two
+// row threads; and 32 column threads with the blocked assignment conflict more, not less.
+TEST(SeedClaims, BlockDimThirtyTwoNotNeeded) {
+  EXPECT_EQ(wavefronts(b_scalar_read_demo<Strided>("strided")), 1);
+  const auto blocked = [](int t) { return Blocked::col(t, 0); };
+  EXPECT_GT(wavefronts(row_read("blocked, 32 wide", kit::kWarpSize, blocked)),
+            wavefronts(b_scalar_read_demo<Blocked>("blocked")));
+}
+
+} // namespace
