@@ -23,7 +23,7 @@ namespace {
 /// tile holds 0, 1, 2, ...), so no global memory traffic competes with the reads.
 template <class Layout>
 __global__ void __launch_bounds__(kProbeMaxThreads, kit::min_blocks_per_sm(kProbeMaxThreads, 2))
-    column_reads_kernel(float* sink, long long* cycles, int rounds) {
+    column_reads_kernel(float* sink, int rounds) {
   __shared__ float tile[kProbeFloats];
   constexpr Layout layout{};
   const int tid = static_cast<int>(threadIdx.x);
@@ -32,7 +32,6 @@ __global__ void __launch_bounds__(kProbeMaxThreads, kit::min_blocks_per_sm(kProb
     kit::st_shared(&tile[i], static_cast<float>(i)); // consecutive words: 1 wavefront
   }
   __syncthreads();
-  const long long start = clock64();
   float sum = 0.0f;
   for (int r = 0; r < rounds; ++r) {
     // Reads r * kProbeUnroll + u take columns probe_column(r * kProbeUnroll) + u.
@@ -40,12 +39,6 @@ __global__ void __launch_bounds__(kProbeMaxThreads, kit::min_blocks_per_sm(kProb
 #pragma unroll
     for (int u = 0; u < kProbeUnroll; ++u) {
       sum += kit::ld_shared(row + u); // element (lane, column + u)
-    }
-  }
-  if (cycles != nullptr) {
-    __syncthreads();
-    if (tid == 0) {
-      cycles[blockIdx.x] = clock64() - start;
     }
   }
   if (sum < 0.0f) {
@@ -202,19 +195,16 @@ const void* probe_kernel(Probe p) {
                               : reinterpret_cast<const void*>(column_reads_kernel<TwinLayout>);
 }
 
-void launch_probe(Probe p, const ProbeLaunch& l, float* sink, long long* cycles,
-                  cudaStream_t stream) {
+void launch_probe(Probe p, const ProbeLaunch& l, float* sink, cudaStream_t stream) {
   if (l.blocks < 1 || l.block_threads < kit::kWarpSize || l.block_threads > kProbeMaxThreads ||
       l.block_threads % kit::kWarpSize != 0 || l.rounds < 0) {
     throw std::invalid_argument("launch_probe: blocks >= 1, block_threads a multiple of 32 up "
                                 "to 1024, rounds >= 0");
   }
   if (p == Probe::conflict) {
-    column_reads_kernel<ConflictLayout>
-        <<<l.blocks, l.block_threads, 0, stream>>>(sink, cycles, l.rounds);
+    column_reads_kernel<ConflictLayout><<<l.blocks, l.block_threads, 0, stream>>>(sink, l.rounds);
   } else {
-    column_reads_kernel<TwinLayout>
-        <<<l.blocks, l.block_threads, 0, stream>>>(sink, cycles, l.rounds);
+    column_reads_kernel<TwinLayout><<<l.blocks, l.block_threads, 0, stream>>>(sink, l.rounds);
   }
   CUDA_CHECK_LAUNCH();
 }

@@ -81,10 +81,8 @@ const void* probe_kernel(Probe p);
 /// Launches the probe kernel of `p` on `stream`: every thread fills its share of the tile
 /// (4-byte stores), waits for its block, then makes `l.rounds * kProbeUnroll` column reads.
 /// `sink` (at least one float) receives a value only if the reads' sum is impossible: the
-/// loads stay, the global memory stays quiet. `cycles`, if not null, receives per block
-/// the clock64() cycles from the block's first read to its last (l.blocks values).
-void launch_probe(Probe p, const ProbeLaunch& l, float* sink, long long* cycles = nullptr,
-                  cudaStream_t stream = nullptr);
+/// loads stay, the global memory stays quiet.
+void launch_probe(Probe p, const ProbeLaunch& l, float* sink, cudaStream_t stream = nullptr);
 
 /// Every shared-memory instruction launch_probe(p, l) issues: each warp's fill stores
 /// (element i by thread i % block_threads: consecutive words), then its rounds x kProbeUnroll

@@ -1,5 +1,5 @@
 // The lesson's kernels run cleanly (this file also runs under compute-sanitizer's memcheck and
-// racecheck): the probe leaves its sink alone and times every block; the chain comes back.
+// racecheck): the probe leaves its sink alone; the chain comes back.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,19 +12,15 @@
 
 namespace {
 
-TEST(Kernels, ProbeLeavesTheSinkAloneAndTimesEveryBlock) {
+TEST(Kernels, ProbeLeavesTheSinkAlone) {
   KIT_REQUIRE_GPU();
   const lesson10::ProbeLaunch l{3, 96, 2};
   const float sentinel = -7.0f; // the probe writes only a negative sum, and its sums are >= 0
   for (lesson10::Probe p : {lesson10::Probe::conflict, lesson10::Probe::twin}) {
     kit::DeviceBuffer<float> sink(std::vector<float>{sentinel});
-    kit::DeviceBuffer<long long> cycles(std::vector<long long>(l.blocks, -1));
-    lesson10::launch_probe(p, l, sink.get(), cycles.get());
+    lesson10::launch_probe(p, l, sink.get());
     CUDA_CHECK(cudaDeviceSynchronize());
     EXPECT_EQ(sink.download()[0], sentinel) << lesson10::probe_name(p);
-    for (long long c : cycles.download()) {
-      EXPECT_GT(c, 0) << lesson10::probe_name(p) << ": a block did not record its cycles";
-    }
   }
 }
 

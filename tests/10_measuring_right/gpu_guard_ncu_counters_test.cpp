@@ -44,15 +44,19 @@ void run_probe_once() {
 }
 
 /// Under ncu (kNcuTargetVariable set) the program runs the probe once and exits before any
-/// test starts.
-bool run_as_ncu_target() {
-  if (std::getenv(kNcuTargetVariable) == nullptr) {
-    return false;
+/// test starts: a GoogleTest environment, so the CUDA runtime has every kernel registered.
+class NcuTarget : public ::testing::Environment {
+public:
+  void SetUp() override {
+    if (std::getenv(kNcuTargetVariable) != nullptr) {
+      run_probe_once();
+      std::fflush(stdout);
+      std::exit(0);
+    }
   }
-  run_probe_once();
-  std::exit(0);
-}
-[[maybe_unused]] const bool kRanAsNcuTarget = run_as_ncu_target();
+};
+[[maybe_unused]] ::testing::Environment* const kNcuTarget =
+    ::testing::AddGlobalTestEnvironment(new NcuTarget);
 
 std::string find_ncu() {
   std::vector<std::string> candidates;

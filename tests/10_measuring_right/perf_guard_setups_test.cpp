@@ -24,7 +24,7 @@ kit::Launch probe_launch(lesson10::Probe p, int blocks, int rounds, float* sink)
   l.block_threads = 256;
   l.smem_bytes = 0;
   l.run = [=](cudaStream_t s) {
-    lesson10::launch_probe(p, lesson10::ProbeLaunch{blocks, 256, rounds}, sink, nullptr, s);
+    lesson10::launch_probe(p, lesson10::ProbeLaunch{blocks, 256, rounds}, sink, s);
   };
   return l;
 }

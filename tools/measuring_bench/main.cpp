@@ -37,7 +37,7 @@ struct Options {
 
 /// One row of the setups table.
 struct SetupRow {
-  std::string setup, copies;
+  std::string setup, like;
   std::optional<double> measured2, measured32, counters2, counters32;
   std::string why;
 };
@@ -135,9 +135,9 @@ void print_setups(std::ostream& out, const Options& o, const std::vector<SetupRo
     for (const std::string& n : notes) {
       out << "# note: " << n << "\n";
     }
-    out << "setup,copies,measured_2way,measured_32way,counters_2way,counters_32way,why\n";
+    out << "setup,like,measured_2way,measured_32way,counters_2way,counters_32way,why\n";
     for (const SetupRow& r : rows) {
-      out << quoted(r.setup) << "," << quoted(r.copies) << "," << fixed(r.measured2, 2, "x") << ","
+      out << quoted(r.setup) << "," << quoted(r.like) << "," << fixed(r.measured2, 2, "x") << ","
           << fixed(r.measured32, 2, "x") << "," << fixed(r.counters2, 2, "x") << ","
           << fixed(r.counters32, 2, "x") << "," << quoted(r.why) << "\n";
     }
@@ -189,28 +189,6 @@ void print_latency(std::ostream& out, const Options& o, const std::vector<Latenc
   }
 }
 
-/// Cycles per column read per SM of a probe in a saturating launch (clock64 per block).
-double probe_cycles_per_request(lesson10::Probe p) {
-  constexpr int kThreads = 256, kRounds = 256;
-  int per_sm = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lesson10::probe_kernel(p),
-                                                           kThreads, 0));
-  const int blocks = per_sm * kit::gpu_status().sm_count;
-  kit::DeviceBuffer<float> sink(1);
-  kit::DeviceBuffer<long long> cycles(static_cast<std::size_t>(blocks));
-  const lesson10::ProbeLaunch l{blocks, kThreads, kRounds};
-  lesson10::launch_probe(p, l, sink.get(), cycles.get()); // warm-up
-  lesson10::launch_probe(p, l, sink.get(), cycles.get());
-  double sum = 0;
-  for (long long c : cycles.download()) {
-    sum += static_cast<double>(c);
-  }
-  const double block_cycles = sum / blocks;
-  const double requests_per_sm =
-      static_cast<double>(per_sm) * (kThreads / kit::kWarpSize) * kRounds * lesson10::kProbeUnroll;
-  return block_cycles / requests_per_sm;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   std::ostringstream cmd;
@@ -257,11 +235,12 @@ int run(const Options& o) {
                   "timed by run_harness() of ") +
           MEASURING_BENCH_HARNESS};
   std::vector<SetupRow> rows;
-  const char* copies[] = {"seed 001 (a notebook's benchmark)", "seed 004 (a minimal demo)",
-                          "seed 000 (the offset experiment)", "seed 002 (float, 128 threads)"};
+  const char* like[] = {
+      "a notebook's no/2-way/32-way benchmark", "a minimal full/no/same-address demo",
+      "a bank-conflicts <offset> experiment", "a float demo with curand and a barrier"};
   int k = 0;
   for (lesson10::Setup s : lesson10::kSetups) {
-    SetupRow r{lesson10::setup_name(s), copies[k++], {}, {}, {}, {}, why(s)};
+    SetupRow r{lesson10::setup_name(s), like[k++], {}, {}, {}, {}, why(s)};
     const double base = lesson10::time_setup(s, 1);
     r.measured2 = lesson10::time_setup(s, 2) / base;
     r.measured32 = lesson10::time_setup(s, 32) / base;
@@ -289,15 +268,10 @@ int run(const Options& o) {
     r.throughput_ratio = kit::measure_slowdown(pair.a, pair.b).ratio;
     latency.push_back(r);
   }
-  const double conflict_cycles = probe_cycles_per_request(lesson10::Probe::conflict);
-  const double twin_cycles = probe_cycles_per_request(lesson10::Probe::twin);
-  std::vector<std::string> latency_notes = {
+  const std::vector<std::string> latency_notes = {
       "latency: one warp, each load's address the value the previous load returned, clock64() "
-      "cycles per load; throughput: every warp of a saturating launch issues the load "
-      "(kit pattern bench), time over stride 1",
-      "throughput in cycles (clock64 per block, saturating launch of the lesson's probe): " +
-          fixed(conflict_cycles, 2) + " cycles per 32-way request per SM, " +
-          fixed(twin_cycles, 2) + " per conflict-free one"};
+      "cycles per load; throughput: every warp of a saturating launch issues the load (the "
+      "kit's pattern bench), time over stride 1"};
 
   {
     kit::CounterSession session;
