@@ -35,7 +35,7 @@ bool fits(const SmLimits& sm, int blocks, int threads, int smem) {
 
 TEST(Occupancy, ResidentBlocksFitAndNoMoreWould) {
   for (const SmLimits& sm : sms()) {
-    for (int threads = 32; threads <= 1024; threads += 32) {
+    for (int threads = 16; threads <= 1024; threads += 16) {
       for (int smem : {0, 4224, 12288, 45184}) {
         const int n = lesson10::resident_blocks(sm, threads, smem);
         ASSERT_TRUE(fits(sm, n, threads, smem))
@@ -52,11 +52,12 @@ TEST(Occupancy, ResidentBlocksFitAndNoMoreWould) {
 
 TEST(Occupancy, ResidentWarpsAreWholeWarpsOfResidentBlocks) {
   for (const SmLimits& sm : sms()) {
-    for (int threads : {32, 96, 128, 256, 1024}) {
+    for (int threads : {32, 48, 96, 128, 200, 256, 1024}) {
       const int blocks = lesson10::resident_blocks(sm, threads, 4224);
-      EXPECT_EQ(lesson10::resident_warps(sm, threads, 4224) * kit::kWarpSize, blocks * threads)
-          << where(sm, threads, 4224) << ": " << blocks << " blocks of " << threads / 32
-          << " warps each";
+      const int warps_per_block = (threads + kit::kWarpSize - 1) / kit::kWarpSize; // a part-warp
+      EXPECT_EQ(lesson10::resident_warps(sm, threads, 4224), blocks * warps_per_block)
+          << where(sm, threads, 4224) << ": " << blocks << " blocks of " << warps_per_block
+          << " warps each (a block of 48 threads still takes two warps)";
     }
   }
 }
