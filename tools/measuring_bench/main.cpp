@@ -235,9 +235,10 @@ int run(const Options& o) {
                   "timed by run_harness() of ") +
           MEASURING_BENCH_HARNESS};
   std::vector<SetupRow> rows;
-  const char* like[] = {
-      "a notebook's no/2-way/32-way benchmark", "a minimal full/no/same-address demo",
-      "a bank-conflicts <offset> experiment", "a float demo with curand and a barrier"};
+  const char* like[] = {"a notebook's no/2-way/32-way benchmark",
+                        "a minimal full/no/same-address demo",
+                        "a one-warp offset experiment (bank-conflicts OFFSET)",
+                        "a float demo with curand and a barrier"};
   int k = 0;
   for (lesson10::Setup s : lesson10::kSetups) {
     SetupRow r{lesson10::setup_name(s), like[k++], {}, {}, {}, {}, why(s)};
