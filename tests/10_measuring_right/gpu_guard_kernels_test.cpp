@@ -12,7 +12,7 @@
 
 namespace {
 
-TEST(Kernels, ProbeLeavesTheSinkAlone) {
+TEST(DemoKernels, ProbeLeavesTheSinkAlone) {
   KIT_REQUIRE_GPU();
   const lesson10::ProbeLaunch l{3, 96, 2};
   const float sentinel = -7.0f; // the probe writes only a negative sum, and its sums are >= 0
@@ -24,7 +24,7 @@ TEST(Kernels, ProbeLeavesTheSinkAlone) {
   }
 }
 
-TEST(Kernels, ChainMeasuresAPositiveLatency) {
+TEST(DemoKernels, ChainMeasuresAPositiveLatency) {
   KIT_REQUIRE_GPU();
   for (int stride : {0, 1, 32}) {
     const double c = lesson10::chain_cycles_per_load(stride);

@@ -106,7 +106,7 @@ std::vector<std::string> csv_fields(const std::string& line) {
   return out;
 }
 
-TEST(NcuAgrees, WithTheKitsCountersOnTheProbe) {
+TEST(DemoNcuAgrees, WithTheKitsCountersOnTheProbe) {
   KIT_REQUIRE_GPU();
   const std::string ncu = find_ncu();
   if (ncu.empty()) {

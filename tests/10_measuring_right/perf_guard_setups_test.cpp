@@ -29,7 +29,7 @@ kit::Launch probe_launch(lesson10::Probe p, int blocks, int rounds, float* sink)
   return l;
 }
 
-TEST(SaturatingTimer, ShowsTheProbesConflictAtTheModel) {
+TEST(DemoSaturatingTimer, ShowsTheProbesConflictAtTheModel) {
   KIT_REQUIRE_TIMING();
   kit::DeviceBuffer<float> sink(1);
   const int blocks =
@@ -40,7 +40,7 @@ TEST(SaturatingTimer, ShowsTheProbesConflictAtTheModel) {
                                        lesson10::probe_pattern(lesson10::Probe::twin)));
 }
 
-TEST(Setups, ShowAFractionOfTheModel) {
+TEST(DemoSetups, ShowAFractionOfTheModel) {
   KIT_REQUIRE_TIMING();
   for (lesson10::Setup s : lesson10::kSetups) {
     const double base = lesson10::time_setup(s, 1);
@@ -59,7 +59,7 @@ TEST(Setups, ShowAFractionOfTheModel) {
   }
 }
 
-TEST(Chain, LatencyGrowsWithTheConflictButFarLessThanTheWavefronts) {
+TEST(DemoChain, LatencyGrowsWithTheConflictButFarLessThanTheWavefronts) {
   KIT_REQUIRE_TIMING();
   const double one = lesson10::chain_cycles_per_load(1);
   for (int stride : {2, 4, 8, 16, 32}) {
