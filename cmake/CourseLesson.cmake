@@ -256,6 +256,15 @@ function(course_add_lesson number topic)
     target_include_directories(${lesson}_${tree}_headers SYSTEM INTERFACE
                                ${CUDAToolkit_INCLUDE_DIRS})
     target_link_libraries(${lesson}_${tree}_headers INTERFACE kit_model)
+    # The folder of this tree's copy of the files a student writes (a test may read them:
+    # lesson 10 checks that its harness is the student's own).
+    if(tree STREQUAL "student")
+      set(exercise_dir "${lesson_dir}")
+    else()
+      set(exercise_dir "${solution_dir}")
+    endif()
+    target_compile_definitions(${lesson}_${tree}_headers INTERFACE
+                               "COURSE_EXERCISE_DIR=\"${exercise_dir}\"")
     # The kit's library is linked by the GPU test programs: building the lesson's kernels does
     # not wait for it.
     add_library(${lesson}_${tree} STATIC ${sources})

@@ -5,9 +5,13 @@
 //   bank-conflicts --type float --sweep 0:33
 //   bank-conflicts --type half --strides 1,2,32,64 --csv
 //   bank-conflicts --type float --offsets 0,132,264,...   (32 byte offsets: one custom row)
+//   bank-conflicts --type float --index 'l*s + 32*l' --sweep 0:33   (your own pattern: lane l
+//                  reads element EXPR, one row per value of s)
 //
 // Without a GPU (or with counters refused) the measured columns stay empty and the output
 // says why. Bad arguments: a one-line error and exit status 2; a failure while measuring: 1.
+#include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -18,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "expression.hpp"
 #include "kit/bank_model.hpp"
 #include "kit/counters.hpp"
 #include "kit/device.hpp"
@@ -35,10 +40,12 @@ constexpr const char* kUsage =
     "usage: bank-conflicts --type float|half|double|float4|u8\n"
     "                      (--stride N | --strides N,N,... | --sweep FIRST:LAST | --offsets "
     "O0,...,O31)\n"
-    "                      [--store] [--csv | --json] [--output FILE] [--no-timing] "
-    "[--no-counters]\n"
+    "                      [--index EXPR] [--store] [--csv | --json] [--output FILE] "
+    "[--no-timing] [--no-counters]\n"
     "Strides are in elements; --sweep includes both ends; --offsets are the 32 lanes' byte\n"
-    "offsets (one custom row). Prints model wavefronts per request, counter wavefronts per\n"
+    "offsets (one custom row). --index EXPR: lane l reads element EXPR, an expression in l and\n"
+    "s (bank-map's syntax) with s the stride's value: --index 'l*s + 32*l' --sweep 0:33 sweeps\n"
+    "the jagged shape. Prints model wavefronts per request, counter wavefronts per\n"
     "request and the slowdown against stride 1 measured in a saturating launch.\n";
 
 struct Options {
@@ -46,6 +53,7 @@ struct Options {
   int elem_bytes = 0;
   std::vector<unsigned> strides;
   std::optional<std::vector<unsigned>> offsets;
+  std::string index; // an expression in l and s, or empty for the plain stride l * s
   kit::SharedOp op = kit::SharedOp::load;
   enum class Format { table, csv, json } format = Format::table;
   std::string output;
@@ -100,7 +108,7 @@ Options parse(int argc, char** argv) {
       ++i;
       continue;
     }
-    cmd << " " << a;
+    cmd << " " << (a.find_first_of(" *()") == std::string::npos ? a : "'" + a + "'");
   }
   o.command = cmd.str();
   bool have_rows = false;
@@ -152,6 +160,8 @@ Options parse(int argc, char** argv) {
         throw UsageError("--offsets: " + std::to_string(o.offsets->size()) +
                          " offsets given, a warp has 32 lanes");
       }
+    } else if (a == "--index") {
+      o.index = value(i, a);
     } else if (a == "--store") {
       o.op = kit::SharedOp::store;
     } else if (a == "--csv") {
@@ -174,13 +184,73 @@ Options parse(int argc, char** argv) {
   if (!have_rows) {
     throw UsageError("give one of --stride, --strides, --sweep, --offsets");
   }
+  if (!o.index.empty() && o.offsets) {
+    throw UsageError("--index: give strides (the values of s), not --offsets");
+  }
   for (unsigned s : o.strides) {
+    if (!o.index.empty()) {
+      break; // the pattern's own extent is checked when it is built
+    }
     if (static_cast<unsigned long long>(s) * 31 * o.elem_bytes + o.elem_bytes > 200 * 1024) {
       throw UsageError("--stride " + std::to_string(s) + ": " + o.type +
                        " lanes that far apart do not fit in shared memory");
     }
   }
   return o;
+}
+
+/// `text` with every `s` that stands alone (not part of a longer name) replaced by `(value)`.
+std::string with_s(const std::string& text, unsigned value) {
+  std::string out;
+  const auto is_name = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool alone = text[i] == 's' && (i == 0 || !is_name(text[i - 1])) &&
+                       (i + 1 == text.size() || !is_name(text[i + 1]));
+    out += alone ? "(" + std::to_string(value) + ")" : std::string(1, text[i]);
+  }
+  return out;
+}
+
+/// Lane l reads (or writes) element EXPR(l, s) of --index: one row of a pattern sweep.
+kit::Pattern index_pattern(const Options& o, unsigned s) {
+  kit::Pattern p;
+  p.name = o.type + " " + o.index + ", s = " + std::to_string(s);
+  p.op = o.op;
+  p.access.width = o.elem_bytes;
+  try {
+    const bank_map::Expression e(with_s(o.index, s));
+    for (int lane = 0; lane < kit::kWarpSize; ++lane) {
+      const std::int64_t element = e.at(lane);
+      if (element < 0 || element * o.elem_bytes + o.elem_bytes > 200 * 1024) {
+        throw UsageError("--index: s = " + std::to_string(s) + ", lane " + std::to_string(lane) +
+                         ": element " + std::to_string(element) +
+                         " is outside the shared memory a block may have");
+      }
+      p.access.address[lane] = static_cast<std::uint32_t>(element * o.elem_bytes);
+    }
+  } catch (const bank_map::ExpressionError& e) {
+    throw UsageError("--index '" + o.index + "': " + e.what());
+  }
+  return p;
+}
+
+/// The type column of the output: the element type, and the --index expression if there is one.
+std::string type_label(const Options& o) {
+  return o.index.empty() ? o.type : o.type + " [" + o.index + "]";
+}
+
+/// A CSV field, quoted when it holds a comma or a quote.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"") == std::string::npos) {
+    return s;
+  }
+  std::string q = "\"";
+  for (char c : s) {
+    q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  }
+  return q + "\"";
 }
 
 struct Row {
@@ -212,8 +282,9 @@ void print(std::ostream& out, const Options& o, const std::vector<Row>& rows,
     }
     out << "type,stride,model_wavefronts,counter_wavefronts,slowdown,model_slowdown\n";
     for (const Row& r : rows) {
-      out << o.type << "," << r.label << "," << r.model << "," << fixed(r.counter, 2) << ","
-          << fixed(r.slowdown, 3) << "," << fixed(r.model_slowdown, 3) << "\n";
+      out << csv_field(type_label(o)) << "," << r.label << "," << r.model << ","
+          << fixed(r.counter, 2) << "," << fixed(r.slowdown, 3) << "," << fixed(r.model_slowdown, 3)
+          << "\n";
     }
     return;
   }
@@ -230,7 +301,7 @@ void print(std::ostream& out, const Options& o, const std::vector<Row>& rows,
     auto num = [](std::optional<double> v, int d) { return v ? fixed(v, d) : std::string("null"); };
     out << "{\"device\": \"" << esc(kit::device_description()) << "\", \"date\": \""
         << kit::utc_date() << "\", \"command\": \"" << esc(o.command) << "\", \"type\": \""
-        << o.type << "\", \"access\": \"" << op << "\", \"notes\": [";
+        << esc(type_label(o)) << "\", \"access\": \"" << op << "\", \"notes\": [";
     for (std::size_t i = 0; i < notes.size(); ++i) {
       out << (i ? ", " : "") << "\"" << esc(notes[i]) << "\"";
     }
@@ -246,7 +317,7 @@ void print(std::ostream& out, const Options& o, const std::vector<Row>& rows,
     out << "]}\n";
     return;
   }
-  out << o.type << " " << op << "s, device: " << kit::device_description() << "\n";
+  out << type_label(o) << " " << op << "s, device: " << kit::device_description() << "\n";
   out << "  stride   model wavefronts   counter wavefronts   slowdown   model slowdown\n";
   for (const Row& r : rows) {
     char line[160];
@@ -278,7 +349,8 @@ int run(const Options& o) {
     for (unsigned s : o.strides) {
       Row r;
       r.label = std::to_string(s);
-      r.pattern = kit::strided_pattern(o.elem_bytes, s, o.op);
+      r.pattern =
+          o.index.empty() ? kit::strided_pattern(o.elem_bytes, s, o.op) : index_pattern(o, s);
       rows.push_back(r);
     }
   }

@@ -46,6 +46,9 @@ class Errors(unittest.TestCase):
             (["--type", "float", "--offsets", ",".join(["2"] * 32)], "not a multiple of the access width"),
             (["--type", "float", "--stride", "100000"], "do not fit in shared memory"),
             (["--type", "float", "--stride", "1", "--frobnicate"], "unknown argument"),
+            (["--type", "float", "--index", "l*s +", "--sweep", "0:3"], "--index 'l*s +'"),
+            (["--type", "float", "--index", "l - 40", "--stride", "1"], "outside the shared memory"),
+            (["--type", "float", "--index", "l", "--offsets", ",".join(["0"] * 32)], "not --offsets"),
             (["--type", "float", "--stride", "1", "--output", "/nonexistent/dir/x.csv"], "cannot write"),
         ]
         for args, words in cases:
@@ -54,6 +57,20 @@ class Errors(unittest.TestCase):
 
 
 class ModelOnly(unittest.TestCase):
+    def test_index_sweeps_your_own_pattern(self):
+        def model(*args):
+            p = run("--type", "float", *args, "--sweep", "0:40", "--csv")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            body = [l for l in p.stdout.splitlines() if not l.startswith("#")]
+            return {int(r["stride"]): int(r["model_wavefronts"]) for r in csv.DictReader(body)}
+
+        plain = model()
+        jagged = model("--index", "l*s + 32*l")
+        self.assertEqual(model("--index", "l*s"), plain)
+        for s in range(1, 41):
+            self.assertEqual(jagged[s], plain[s], f"offset {s}")
+        self.assertEqual((plain[0], jagged[0]), (1, 32), "offset 0: a broadcast, or word 32 l")
+
     def test_sweep_csv_has_header_and_gcd_law(self):
         p = run("--type", "float", "--sweep", "0:64", "--csv")
         self.assertEqual(p.returncode, 0, p.stderr)

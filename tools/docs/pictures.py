@@ -18,6 +18,7 @@ import filecmp
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -64,8 +65,19 @@ def generate(root: str, bank_map: str, out: str = None) -> List[str]:
     return done
 
 
+# A sweep of one's own pattern (bank-conflicts --index EXPR) names it in its type column:
+# "float [l * s + 32 * l]", s the swept value.
+INDEXED_TYPE = re.compile(r"^(\w+) \[(.+)\]$")
+
+
 def model_now(bank_map: str, type_: str, stride: str, store: bool) -> int:
-    args = [bank_map, "--type", type_, "--stride", stride, "--json"] + (["--store"] if store else [])
+    indexed = INDEXED_TYPE.match(type_)
+    if indexed:
+        expr = re.sub(r"(?<![A-Za-z0-9_])s(?![A-Za-z0-9_])", f"({stride})", indexed.group(2))
+        rows = ["--type", indexed.group(1), "--index", expr]
+    else:
+        rows = ["--type", type_, "--stride", stride]
+    args = [bank_map] + rows + ["--json"] + (["--store"] if store else [])
     p = subprocess.run(args, capture_output=True, text=True, timeout=60)
     if p.returncode != 0:
         raise DocsError(f"bank-map {' '.join(args[1:])}: {p.stderr.strip()}")
@@ -84,6 +96,9 @@ def check_measurements(root: str, bank_map: str) -> List[str]:
         sweep = read_sweep(root, rel)
         store = sweep.header.get("access", "load") == "store"
         base = {r.stride: r.model_wavefronts for r in sweep.rows}.get("1")
+        indexed = INDEXED_TYPE.match(sweep.type)
+        if indexed:  # slowdowns are against the plain stride 1 of the element type
+            base = model_now(bank_map, indexed.group(1), "1", store)
         for r in sweep.rows:
             if not r.stride.isdigit():
                 continue

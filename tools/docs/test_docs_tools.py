@@ -606,6 +606,23 @@ class Pictures(unittest.TestCase):
                               "bank-conflicts)"])
 
     @unittest.skipUnless(BANK_MAP, "needs --bank-map")
+    def test_model_columns_of_a_pattern_sweep(self):
+        # bank-conflicts --index 'l * s + 32 * l': the type column names the pattern.
+        jagged = ("# device: none (model only)\n# date: 2026-11-23\n# command: bank-conflicts\n"
+                  "type,stride,model_wavefronts,counter_wavefronts,slowdown,model_slowdown\n"
+                  "float [l * s + 32 * l],0,32,,,32.000\n"
+                  "float [l * s + 32 * l],2,2,,,2.000\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp)
+            repo.write("docs/measurements/jagged.csv", jagged)
+            self.assertEqual(pictures.check_measurements(tmp, BANK_MAP), [])
+            repo.write("docs/measurements/jagged.csv", jagged.replace(",0,32,,,32.000", ",0,1,,,1.000"))
+            self.assertEqual(pictures.check_measurements(tmp, BANK_MAP),
+                             ["docs/measurements/jagged.csv: stride 0: model_wavefronts is 1, "
+                              "the bank model says 32 now (take the file again with "
+                              "bank-conflicts)"])
+
+    @unittest.skipUnless(BANK_MAP, "needs --bank-map")
     def test_site_gets_every_picture(self):
         with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as html:
             Repo(tmp)
