@@ -1,0 +1,301 @@
+#include <demo.hpp>
+#include <exercise.hpp>
+
+#include <cudaTypedefs.h> // PFN_cuTensorMapEncodeTiled
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include "internal.cuh"
+#include "kit/cuda_check.hpp"
+#include "kit/shared_access.cuh"
+
+namespace lesson11 {
+namespace {
+
+// [copy_tiles]
+/// Every tile of the matrix, global -> TMA -> shared -> global, one warp per tile at a time:
+/// lane 0 tells the warp's mbarrier how many bytes to expect and starts the copy; the warp
+/// waits (bounded), reads chunk k of row `lane` for every k through Box::Read, 16 bytes
+/// a lane, and writes it to the same place in `out`.
+template <class Box>
+__global__ void __launch_bounds__(kCopyWarps* kit::kWarpSize)
+    copy_tiles_tma(const __grid_constant__ CUtensorMap map, float* __restrict__ out, int n_rows,
+                      int n_cols, std::uint32_t expected) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  extern __shared__ unsigned char dynamic_smem[];
+  __shared__ std::uint64_t bars[kCopyWarps]; // one mbarrier per warp
+  const int lane = static_cast<int>(threadIdx.x) % kit::kWarpSize;
+  const int warp = static_cast<int>(threadIdx.x) / kit::kWarpSize;
+  float* tile = reinterpret_cast<float*>(internal::aligned_tiles(dynamic_smem) + warp * Box::kBytes);
+  std::uint64_t* bar = &bars[warp];
+  if (lane == 0) {
+    internal::barrier_init(bar);
+  }
+  __syncwarp();
+  constexpr typename Box::Read read{};
+  const int tiles_across = (n_cols + Box::kCols - 1) / Box::kCols;
+  const int tiles = (n_rows + kBoxRows - 1) / kBoxRows * tiles_across;
+  std::uint32_t parity = 0; // the barrier's phase this tile completes
+  for (int t = static_cast<int>(blockIdx.x) * kCopyWarps + warp; t < tiles;
+       t += static_cast<int>(gridDim.x) * kCopyWarps) {
+    const int row0 = t / tiles_across * kBoxRows;
+    const int col0 = t % tiles_across * Box::kCols;
+    if (lane == 0) {
+      internal::barrier_expect_bytes(bar, expected);
+      internal::copy_box(tile, &map, row0, col0, bar);
+    }
+    if (!internal::warp_wait(bar, parity, row0, col0, expected, Box::kBytes)) {
+      return; // reported: take_wait_failure() says which tile
+    }
+    parity ^= 1u;
+    const int row = row0 + lane;
+#pragma unroll
+    for (int k = 0; k < Box::kChunks; ++k) {
+      const float4 v = kit::ld_shared(
+          reinterpret_cast<const float4*>(tile + read(lane, k * kChunkFloats))); // chunk k, row lane
+      const int col = col0 + k * kChunkFloats;
+      if (row < n_rows && col < n_cols) {
+        *reinterpret_cast<float4*>(out + static_cast<long>(row) * n_cols + col) = v;
+      }
+    }
+    __syncwarp(); // the whole tile is read before the next copy overwrites it
+  }
+#endif
+}
+// [copy_tiles]
+
+/// The tiles of one 32-row stripe per block, one after another across the columns; warp q
+/// reads the whole tile and scores its rows against query q.
+template <class Box>
+__global__ void __launch_bounds__(kScoreThreads)
+    score_tiles_tma(const __grid_constant__ CUtensorMap map, const float* __restrict__ queries,
+                       float* __restrict__ scores, int n_rows, int n_cols) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  extern __shared__ unsigned char dynamic_smem[];
+  __shared__ std::uint64_t bar;
+  const int lane = static_cast<int>(threadIdx.x) % kit::kWarpSize;
+  const int query = static_cast<int>(threadIdx.x) / kit::kWarpSize;
+  float* tile = reinterpret_cast<float*>(internal::aligned_tiles(dynamic_smem));
+  if (threadIdx.x == 0) {
+    internal::barrier_init(&bar);
+  }
+  __syncthreads();
+  constexpr typename Box::Read read{};
+  const int row0 = static_cast<int>(blockIdx.x) * kBoxRows;
+  const float* q = queries + static_cast<long>(query) * n_cols;
+  float score = 0.0f;
+  std::uint32_t parity = 0;
+  for (int col0 = 0; col0 < n_cols; col0 += Box::kCols) {
+    if (threadIdx.x == 0) {
+      internal::barrier_expect_bytes(&bar, Box::kBytes);
+      internal::copy_box(tile, &map, row0, col0, &bar);
+    }
+    const bool ok = internal::warp_wait(&bar, parity, row0, col0, Box::kBytes, Box::kBytes);
+    if (__syncthreads_or(!ok)) {
+      return; // reported
+    }
+    parity ^= 1u;
+#pragma unroll
+    for (int k = 0; k < Box::kChunks; ++k) {
+      const float4 v = kit::ld_shared(
+          reinterpret_cast<const float4*>(tile + read(lane, k * kChunkFloats))); // chunk k, row lane
+      const int col = col0 + k * kChunkFloats;
+      if (col < n_cols) { // the same for every lane: past the matrix the tile holds zeros
+        const float4 w = __ldg(reinterpret_cast<const float4*>(q + col));
+        score = fmaf(v.x, w.x, fmaf(v.y, w.y, fmaf(v.z, w.z, fmaf(v.w, w.w, score))));
+      }
+    }
+    __syncthreads(); // the whole tile is read before the next copy overwrites it
+  }
+  if (row0 + lane < n_rows) {
+    scores[static_cast<long>(query) * n_rows + row0 + lane] = score;
+  }
+#endif
+}
+
+using BoxNone32x8 = Box<SwizzleMode::none, PlainBoxLayout<kBox32Cols>>;
+using Box32 = Box<SwizzleMode::b32, Swizzle32Layout>;
+using BoxNone32x16 = Box<SwizzleMode::none, PlainBoxLayout<kBox64Cols>>;
+using Box64 = Box<SwizzleMode::b64, Swizzle64Layout>;
+using BoxNone32x32 = Box<SwizzleMode::none, PlainBoxLayout<kBox128Cols>>;
+using Box128 = Box<SwizzleMode::b128, Read128Layout>; // your layout
+
+/// Calls f(Box{}) with the box type of configuration `c`.
+template <class F>
+decltype(auto) with_box(Config c, F&& f) {
+  switch (c) {
+  case Config::none32x8:
+    return f(BoxNone32x8{});
+  case Config::b32:
+    return f(Box32{});
+  case Config::none32x16:
+    return f(BoxNone32x16{});
+  case Config::b64:
+    return f(Box64{});
+  case Config::none32x32:
+    return f(BoxNone32x32{});
+  case Config::b128:
+    break;
+  }
+  return f(Box128{});
+}
+
+} // namespace
+
+std::string mode_name(SwizzleMode m) {
+  return m == SwizzleMode::none ? "none" : std::to_string(span_bytes(m)) + "B";
+}
+
+std::string config_name(Config c) {
+  return with_box(c, [](auto box) {
+    using B = decltype(box);
+    return mode_name(B::kMode) + ", " + std::to_string(kBoxRows) + " x " + std::to_string(B::kCols) +
+           " box";
+  });
+}
+
+SwizzleMode config_mode(Config c) {
+  return with_box(c, [](auto box) { return decltype(box)::kMode; });
+}
+
+namespace internal {
+
+namespace {
+PFN_cuTensorMapEncodeTiled_v12000 encode_function() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault,
+                                         &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess) {
+      cudaGetLastError();
+      p = nullptr;
+    }
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+} // namespace
+
+CUtensorMap make_tensor_map(const float* matrix, int n_rows, int n_cols, int box_cols,
+                            SwizzleMode mode) {
+  if (n_rows <= 0 || n_cols <= 0 || n_cols % kChunkFloats != 0 ||
+      reinterpret_cast<std::uintptr_t>(matrix) % kChunkBytes != 0) {
+    std::ostringstream m;
+    m << "a " << n_rows << " x " << n_cols << " float matrix at " << matrix
+      << " cannot be a TMA tensor: rows must be a multiple of 16 bytes apart (n_cols % 4 == 0) "
+         "and the matrix 16-byte aligned";
+    throw std::invalid_argument(m.str());
+  }
+  const auto encode = encode_function();
+  if (encode == nullptr) {
+    throw std::runtime_error("the CUDA driver does not provide cuTensorMapEncodeTiled");
+  }
+  const CUtensorMapSwizzle swizzle = mode == SwizzleMode::b32    ? CU_TENSOR_MAP_SWIZZLE_32B
+                                     : mode == SwizzleMode::b64  ? CU_TENSOR_MAP_SWIZZLE_64B
+                                     : mode == SwizzleMode::b128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                                                                 : CU_TENSOR_MAP_SWIZZLE_NONE;
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(n_cols), static_cast<cuuint64_t>(n_rows)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(n_cols) * sizeof(float)}; // bytes
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), kBoxRows};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(matrix),
+                            dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                            swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    std::ostringstream m;
+    m << "cuTensorMapEncodeTiled refused a " << n_rows << " x " << n_cols << " matrix, box "
+      << kBoxRows << " x " << box_cols << ", swizzle " << mode_name(mode) << " (CUresult "
+      << static_cast<int>(r) << ")";
+    throw std::runtime_error(m.str());
+  }
+  return map;
+}
+
+} // namespace internal
+
+std::optional<std::string> tma_unavailable() {
+  int device = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    cudaGetLastError();
+    return "no usable GPU";
+  }
+  if (prop.major < 9) {
+    return "the TMA needs sm_90 or newer; this GPU (" + std::string(prop.name) + ") is sm_" +
+           std::to_string(prop.major * 10 + prop.minor);
+  }
+  cudaFuncAttributes attr{};
+  if (cudaFuncGetAttributes(&attr, copy_tiles_tma<Box128>) != cudaSuccess ||
+      attr.binaryVersion < 90) {
+    cudaGetLastError();
+    return "this build has no sm_90 (or newer) code for the TMA kernels: configure with "
+           "CMAKE_CUDA_ARCHITECTURES=90 (or your GPU's architecture)";
+  }
+  if (internal::encode_function() == nullptr) {
+    return "the CUDA driver does not provide cuTensorMapEncodeTiled";
+  }
+  return std::nullopt;
+}
+
+void copy_tiles(Config c, const float* in, float* out, int n_rows, int n_cols,
+                std::uint32_t expected_bytes, cudaStream_t stream) {
+  if (n_rows <= 0 || n_cols <= 0) {
+    return;
+  }
+  with_box(c, [&](auto box) {
+    using B = decltype(box);
+    const CUtensorMap map = internal::make_tensor_map(in, n_rows, n_cols, B::kCols, B::kMode);
+    const int tiles = (n_rows + kBoxRows - 1) / kBoxRows * ((n_cols + B::kCols - 1) / B::kCols);
+    const int blocks = std::min((tiles + kCopyWarps - 1) / kCopyWarps, 4096);
+    const std::uint32_t expected = expected_bytes != 0 ? expected_bytes : B::kBytes;
+    copy_tiles_tma<B><<<blocks, kCopyWarps * kit::kWarpSize,
+                           internal::tiles_smem(kCopyWarps, B::kBytes), stream>>>(map, out, n_rows,
+                                                                                 n_cols, expected);
+    CUDA_CHECK_LAUNCH();
+  });
+}
+
+void score_tiles(Config c, const float* matrix, const float* queries, float* scores, int n_rows,
+                 int n_cols, cudaStream_t stream) {
+  if (n_rows <= 0 || n_cols <= 0) {
+    return;
+  }
+  with_box(c, [&](auto box) {
+    using B = decltype(box);
+    const CUtensorMap map = internal::make_tensor_map(matrix, n_rows, n_cols, B::kCols, B::kMode);
+    const int blocks = (n_rows + kBoxRows - 1) / kBoxRows;
+    score_tiles_tma<B><<<blocks, kScoreThreads, internal::tiles_smem(1, B::kBytes), stream>>>(
+        map, queries, scores, n_rows, n_cols);
+    CUDA_CHECK_LAUNCH();
+  });
+}
+
+std::optional<WaitFailure> take_wait_failure() {
+  CUDA_CHECK(cudaDeviceSynchronize());
+  internal::DeviceWaitFailure f{};
+  CUDA_CHECK(cudaMemcpyFromSymbol(&f, internal::g_wait_failure, sizeof(f)));
+  if (f.failed == 0) {
+    return std::nullopt;
+  }
+  const internal::DeviceWaitFailure clear{};
+  CUDA_CHECK(cudaMemcpyToSymbol(internal::g_wait_failure, &clear, sizeof(clear)));
+  return WaitFailure{f.tile_row, f.tile_col, f.expected, f.box_bytes};
+}
+
+const void* score_tiles_kernel(Config c) {
+  return with_box(c, [](auto box) {
+    return reinterpret_cast<const void*>(&score_tiles_tma<decltype(box)>);
+  });
+}
+
+std::size_t score_tiles_smem(Config c) {
+  return with_box(c, [](auto box) { return internal::tiles_smem(1, decltype(box)::kBytes); });
+}
+
+} // namespace lesson11
