@@ -22,13 +22,14 @@ namespace {
 template <class Box>
 __global__ void __launch_bounds__(kCopyWarps* kit::kWarpSize)
     copy_tiles_tma(const __grid_constant__ CUtensorMap map, float* __restrict__ out, int n_rows,
-                      int n_cols, std::uint32_t expected) {
+                   int n_cols, std::uint32_t expected) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   extern __shared__ unsigned char dynamic_smem[];
   __shared__ std::uint64_t bars[kCopyWarps]; // one mbarrier per warp
   const int lane = static_cast<int>(threadIdx.x) % kit::kWarpSize;
   const int warp = static_cast<int>(threadIdx.x) / kit::kWarpSize;
-  float* tile = reinterpret_cast<float*>(internal::aligned_tiles(dynamic_smem) + warp * Box::kBytes);
+  float* tile =
+      reinterpret_cast<float*>(internal::aligned_tiles(dynamic_smem) + warp * Box::kBytes);
   std::uint64_t* bar = &bars[warp];
   if (lane == 0) {
     internal::barrier_init(bar);
@@ -53,8 +54,8 @@ __global__ void __launch_bounds__(kCopyWarps* kit::kWarpSize)
     const int row = row0 + lane;
 #pragma unroll
     for (int k = 0; k < Box::kChunks; ++k) {
-      const float4 v = kit::ld_shared(
-          reinterpret_cast<const float4*>(tile + read(lane, k * kChunkFloats))); // chunk k, row lane
+      const float4 v = kit::ld_shared(reinterpret_cast<const float4*>(
+          tile + read(lane, k * kChunkFloats))); // chunk k, row lane
       const int col = col0 + k * kChunkFloats;
       if (row < n_rows && col < n_cols) {
         *reinterpret_cast<float4*>(out + static_cast<long>(row) * n_cols + col) = v;
@@ -67,47 +68,60 @@ __global__ void __launch_bounds__(kCopyWarps* kit::kWarpSize)
 // [copy_tiles]
 
 /// The tiles of one 32-row stripe per block, one after another across the columns; warp q
-/// reads the whole tile and scores its rows against query q.
+/// reads the whole tile and scores its rows against query q. Two tiles in flight: the copy of
+/// tile i + 1 runs while the warps read tile i.
 template <class Box>
 __global__ void __launch_bounds__(kScoreThreads)
     score_tiles_tma(const __grid_constant__ CUtensorMap map, const float* __restrict__ queries,
-                       float* __restrict__ scores, int n_rows, int n_cols) {
+                    float* __restrict__ scores, int n_rows, int n_cols) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   extern __shared__ unsigned char dynamic_smem[];
-  __shared__ std::uint64_t bar;
+  __shared__ std::uint64_t bars[kScoreStages]; // one mbarrier per buffer
   const int lane = static_cast<int>(threadIdx.x) % kit::kWarpSize;
   const int query = static_cast<int>(threadIdx.x) / kit::kWarpSize;
-  float* tile = reinterpret_cast<float*>(internal::aligned_tiles(dynamic_smem));
+  unsigned char* tiles = internal::aligned_tiles(dynamic_smem);
   if (threadIdx.x == 0) {
-    internal::barrier_init(&bar);
+    for (int b = 0; b < kScoreStages; ++b) {
+      internal::barrier_init(&bars[b]);
+    }
   }
   __syncthreads();
   constexpr typename Box::Read read{};
   const int row0 = static_cast<int>(blockIdx.x) * kBoxRows;
+  const int n_tiles = (n_cols + Box::kCols - 1) / Box::kCols;
+  const auto start_copy = [&](int i) { // tile i into buffer i % kScoreStages
+    std::uint64_t* bar = &bars[i % kScoreStages];
+    internal::barrier_expect_bytes(bar, Box::kBytes);
+    internal::copy_box(tiles + (i % kScoreStages) * Box::kBytes, &map, row0, i * Box::kCols, bar);
+  };
+  if (threadIdx.x == 0) {
+    start_copy(0);
+  }
   const float* q = queries + static_cast<long>(query) * n_cols;
   float score = 0.0f;
-  std::uint32_t parity = 0;
-  for (int col0 = 0; col0 < n_cols; col0 += Box::kCols) {
-    if (threadIdx.x == 0) {
-      internal::barrier_expect_bytes(&bar, Box::kBytes);
-      internal::copy_box(tile, &map, row0, col0, &bar);
+  for (int i = 0; i < n_tiles; ++i) {
+    if (threadIdx.x == 0 && i + 1 < n_tiles) {
+      start_copy(i + 1); // its buffer was read in iteration i - 1, before the __syncthreads
     }
-    const bool ok = internal::warp_wait(&bar, parity, row0, col0, Box::kBytes, Box::kBytes);
+    const int col0 = i * Box::kCols;
+    const auto parity = static_cast<std::uint32_t>(i / kScoreStages % 2); // the buffer's use
+    const bool ok =
+        internal::warp_wait(&bars[i % kScoreStages], parity, row0, col0, Box::kBytes, Box::kBytes);
     if (__syncthreads_or(!ok)) {
       return; // reported
     }
-    parity ^= 1u;
+    const float* tile = reinterpret_cast<const float*>(tiles + (i % kScoreStages) * Box::kBytes);
 #pragma unroll
     for (int k = 0; k < Box::kChunks; ++k) {
-      const float4 v = kit::ld_shared(
-          reinterpret_cast<const float4*>(tile + read(lane, k * kChunkFloats))); // chunk k, row lane
+      const float4 v = kit::ld_shared(reinterpret_cast<const float4*>(
+          tile + read(lane, k * kChunkFloats))); // chunk k, row lane
       const int col = col0 + k * kChunkFloats;
       if (col < n_cols) { // the same for every lane: past the matrix the tile holds zeros
         const float4 w = __ldg(reinterpret_cast<const float4*>(q + col));
         score = fmaf(v.x, w.x, fmaf(v.y, w.y, fmaf(v.z, w.z, fmaf(v.w, w.w, score))));
       }
     }
-    __syncthreads(); // the whole tile is read before the next copy overwrites it
+    __syncthreads(); // every warp has read buffer i % kScoreStages before it is copied into again
   }
   if (row0 + lane < n_rows) {
     scores[static_cast<long>(query) * n_rows + row0 + lane] = score;
@@ -151,8 +165,8 @@ std::string mode_name(SwizzleMode m) {
 std::string config_name(Config c) {
   return with_box(c, [](auto box) {
     using B = decltype(box);
-    return mode_name(B::kMode) + ", " + std::to_string(kBoxRows) + " x " + std::to_string(B::kCols) +
-           " box";
+    return mode_name(B::kMode) + ", " + std::to_string(kBoxRows) + " x " +
+           std::to_string(B::kCols) + " box";
   });
 }
 
@@ -202,10 +216,10 @@ CUtensorMap make_tensor_map(const float* matrix, int n_rows, int n_cols, int box
   const cuuint64_t strides[1] = {static_cast<cuuint64_t>(n_cols) * sizeof(float)}; // bytes
   const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), kBoxRows};
   const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(matrix),
-                            dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                            swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const CUresult r =
+      encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(matrix), dims, strides,
+             box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {
     std::ostringstream m;
     m << "cuTensorMapEncodeTiled refused a " << n_rows << " x " << n_cols << " matrix, box "
@@ -254,9 +268,9 @@ void copy_tiles(Config c, const float* in, float* out, int n_rows, int n_cols,
     const int tiles = (n_rows + kBoxRows - 1) / kBoxRows * ((n_cols + B::kCols - 1) / B::kCols);
     const int blocks = std::min((tiles + kCopyWarps - 1) / kCopyWarps, 4096);
     const std::uint32_t expected = expected_bytes != 0 ? expected_bytes : B::kBytes;
-    copy_tiles_tma<B><<<blocks, kCopyWarps * kit::kWarpSize,
-                           internal::tiles_smem(kCopyWarps, B::kBytes), stream>>>(map, out, n_rows,
-                                                                                 n_cols, expected);
+    copy_tiles_tma<B>
+        <<<blocks, kCopyWarps * kit::kWarpSize, internal::tiles_smem(kCopyWarps, B::kBytes),
+           stream>>>(map, out, n_rows, n_cols, expected);
     CUDA_CHECK_LAUNCH();
   });
 }
@@ -270,8 +284,9 @@ void score_tiles(Config c, const float* matrix, const float* queries, float* sco
     using B = decltype(box);
     const CUtensorMap map = internal::make_tensor_map(matrix, n_rows, n_cols, B::kCols, B::kMode);
     const int blocks = (n_rows + kBoxRows - 1) / kBoxRows;
-    score_tiles_tma<B><<<blocks, kScoreThreads, internal::tiles_smem(1, B::kBytes), stream>>>(
-        map, queries, scores, n_rows, n_cols);
+    score_tiles_tma<B>
+        <<<blocks, kScoreThreads, internal::tiles_smem(kScoreStages, B::kBytes), stream>>>(
+            map, queries, scores, n_rows, n_cols);
     CUDA_CHECK_LAUNCH();
   });
 }
@@ -289,13 +304,13 @@ std::optional<WaitFailure> take_wait_failure() {
 }
 
 const void* score_tiles_kernel(Config c) {
-  return with_box(c, [](auto box) {
-    return reinterpret_cast<const void*>(&score_tiles_tma<decltype(box)>);
-  });
+  return with_box(
+      c, [](auto box) { return reinterpret_cast<const void*>(&score_tiles_tma<decltype(box)>); });
 }
 
 std::size_t score_tiles_smem(Config c) {
-  return with_box(c, [](auto box) { return internal::tiles_smem(1, decltype(box)::kBytes); });
+  return with_box(
+      c, [](auto box) { return internal::tiles_smem(kScoreStages, decltype(box)::kBytes); });
 }
 
 } // namespace lesson11

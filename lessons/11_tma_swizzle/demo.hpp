@@ -73,12 +73,12 @@ using Swizzle64Layout = kit::Swizzled<PlainBoxLayout<kBox64Cols>, kit::Swizzle<2
 /// mbarrier must expect.
 template <SwizzleMode Mode, class ReadLayout>
 struct Box {
-  static constexpr SwizzleMode kMode = Mode;                        ///< The tensor map's mode.
-  static constexpr int kCols = ReadLayout::kCols;                   ///< Box columns (floats).
+  static constexpr SwizzleMode kMode = Mode;      ///< The tensor map's mode.
+  static constexpr int kCols = ReadLayout::kCols; ///< Box columns (floats).
   static constexpr int kRowBytes = kCols * static_cast<int>(sizeof(float)); ///< Bytes of a row.
-  static constexpr int kBytes = kBoxRows * kRowBytes;               ///< Bytes of the box.
-  static constexpr int kChunks = kCols / kChunkFloats;              ///< Chunks of a row.
-  using Read = ReadLayout;                                          ///< How the kernel reads.
+  static constexpr int kBytes = kBoxRows * kRowBytes;                       ///< Bytes of the box.
+  static constexpr int kChunks = kCols / kChunkFloats;                      ///< Chunks of a row.
+  using Read = ReadLayout; ///< How the kernel reads.
   static_assert(ReadLayout::kRows == kBoxRows, "a box has kBoxRows rows");
   static_assert(kRowBytes % kChunkBytes == 0, "a box row is whole 16-byte chunks");
   static_assert(Mode == SwizzleMode::none || kRowBytes <= span_bytes(Mode),
@@ -97,7 +97,11 @@ kit::Pattern chunk_column_read(const std::string& name, const Layout& layout, in
   kit::Pattern p;
   p.name = name + ", chunk " + std::to_string(chunk);
   p.access = kit::warp_access(
-      layout, [chunk](int lane) { return kit::Coord{lane, chunk * kChunkFloats}; }, kChunkFloats);
+      layout,
+      [chunk](int lane) {
+        return kit::Coord{lane, chunk * kChunkFloats};
+      },
+      kChunkFloats);
   return p;
 }
 
@@ -127,7 +131,7 @@ inline kit::Pattern swizzle64_chunk_demo() {
 // reads through the box's read layout -> global, in logical order: the output equals the
 // input exactly when the read layout undoes the mode's permutation. score_tiles: the same
 // tiles, read by kScoreWarps warps each (warp q scores every row against query q: scores[q][r]
-// = sum over c of matrix[r][c] * queries[q][c]); its time is the table's.
+// = sum over c of matrix[r][c] * queries[q][c]), two tiles in flight; its time is the table's.
 // Both need n_cols % 4 == 0 (TMA: global rows a multiple of 16 bytes apart) and an sm_90 GPU.
 // ---------------------------------------------------------------------------------------
 
@@ -135,6 +139,8 @@ inline kit::Pattern swizzle64_chunk_demo() {
 inline constexpr int kCopyWarps = 4;
 /// Warps of a score_tiles block: one per query, all reading the block's one tile.
 inline constexpr int kScoreWarps = 16;
+/// Tiles of a score_tiles block in flight: the next one is copied while the warps read one.
+inline constexpr int kScoreStages = 2;
 /// Queries scored by score_tiles.
 inline constexpr int kQueries = kScoreWarps;
 /// How long a kernel waits for a tile before it gives up and reports (nanoseconds).
@@ -143,8 +149,8 @@ inline constexpr std::uint64_t kWaitLimitNs = 1'000'000'000;
 /// The configurations of the table (kernels are instantiated for these).
 enum class Config { none32x8, b32, none32x16, b64, none32x32, b128 };
 /// All of them, in the table's order.
-inline constexpr Config kConfigs[] = {Config::none32x8,  Config::b32,       Config::none32x16,
-                                      Config::b64,       Config::none32x32, Config::b128};
+inline constexpr Config kConfigs[] = {Config::none32x8, Config::b32,       Config::none32x16,
+                                      Config::b64,      Config::none32x32, Config::b128};
 /// The configuration's name ("128B, 32 x 32 box").
 std::string config_name(Config c);
 /// Its swizzle mode.
@@ -153,10 +159,10 @@ SwizzleMode config_mode(Config c);
 /// What went wrong in a launch, if anything: a tile wait that gave up (the mbarrier's phase
 /// never completed in kWaitLimitNs).
 struct WaitFailure {
-  int tile_row = 0;              ///< First matrix row of the tile.
-  int tile_col = 0;              ///< First matrix column of the tile.
-  std::uint32_t expected = 0;    ///< Bytes the barrier was told to expect.
-  std::uint32_t box_bytes = 0;   ///< Bytes the copy delivers.
+  int tile_row = 0;            ///< First matrix row of the tile.
+  int tile_col = 0;            ///< First matrix column of the tile.
+  std::uint32_t expected = 0;  ///< Bytes the barrier was told to expect.
+  std::uint32_t box_bytes = 0; ///< Bytes the copy delivers.
 };
 
 /// Why TMA kernels cannot run here, or nothing: no GPU, a GPU older than sm_90, a build

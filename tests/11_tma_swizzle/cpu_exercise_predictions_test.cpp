@@ -26,8 +26,8 @@ TEST(Predictions, Swizzle64ChunkWavefronts) {
 TEST(Predictions, Swizzle128FloatColumnWavefronts) {
   KIT_EXPECT_PREDICTION(
       lesson11::kPredictedSwizzle128FloatColumnWavefronts,
-      kit::wavefronts(lesson11::float_column_read("128B", lesson11::testing::Tma128Layout{}, 0)
-                          .access),
+      kit::wavefronts(
+          lesson11::float_column_read("128B", lesson11::testing::Tma128Layout{}, 0).access),
       "a float's bank within its chunk never changes: how many banks can 32 rows reach?");
 }
 

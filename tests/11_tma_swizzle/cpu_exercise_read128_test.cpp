@@ -53,8 +53,8 @@ TEST(Read128Layout, FindsEveryElementWhereTheTmaPutIt) {
 
 TEST(Read128Layout, ChunkReadsCostTheIdeal) {
   for (int k = 0; k < kBox128Cols / kChunkFloats; ++k) {
-    const kit::BankReport r = kit::analyze(
-        lesson11::chunk_column_read("128B", lesson11::Read128Layout{}, k).access);
+    const kit::BankReport r =
+        kit::analyze(lesson11::chunk_column_read("128B", lesson11::Read128Layout{}, k).access);
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r.wavefronts, r.ideal)
         << "chunk " << k << " of every row costs " << r.wavefronts << " wavefronts (ideal "

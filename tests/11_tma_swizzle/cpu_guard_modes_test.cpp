@@ -14,8 +14,8 @@
 namespace {
 
 using lesson11::SwizzleMode;
-using lesson11::testing::TmaLayout;
 using lesson11::testing::tma_byte_offset;
+using lesson11::testing::TmaLayout;
 
 template <class Layout, class Rule>
 void expect_same_layout(const char* name) {
@@ -41,9 +41,11 @@ TEST(Modes, RuleIsCuteSwizzleOnByteOffsets) {
   for (int row_bytes : {32, 64, 128}) {
     for (int a = 0; a < 4 * lesson11::kTileAlignment; ++a) {
       const int row = a / row_bytes, byte = a % row_bytes;
-      EXPECT_EQ(tma_byte_offset(SwizzleMode::b32, row_bytes, row, byte), (kit::Swizzle<1, 4, 3>{}(a)))
+      EXPECT_EQ(tma_byte_offset(SwizzleMode::b32, row_bytes, row, byte),
+                (kit::Swizzle<1, 4, 3>{}(a)))
           << row_bytes << "-byte rows, byte " << a;
-      EXPECT_EQ(tma_byte_offset(SwizzleMode::b64, row_bytes, row, byte), (kit::Swizzle<2, 4, 3>{}(a)))
+      EXPECT_EQ(tma_byte_offset(SwizzleMode::b64, row_bytes, row, byte),
+                (kit::Swizzle<2, 4, 3>{}(a)))
           << row_bytes << "-byte rows, byte " << a;
       EXPECT_EQ(tma_byte_offset(SwizzleMode::b128, row_bytes, row, byte),
                 (kit::Swizzle<3, 4, 3>{}(a)))
@@ -59,10 +61,10 @@ TEST(Modes, SwizzledChunkReadsAtTheIdealPlainOnesNot) {
   using lesson11::Config;
   using lesson11::testing::model_wavefronts_per_request;
   // The ideal of a 16-byte request (one wavefront per quarter-warp phase), from the model.
-  const double ideal = lesson11::testing::copy_trace(Config::b32, lesson11::kBoxRows,
-                                                     lesson11::kBox32Cols)
-                           .ideal()
-                           .load_wavefronts_per_request();
+  const double ideal =
+      lesson11::testing::copy_trace(Config::b32, lesson11::kBoxRows, lesson11::kBox32Cols)
+          .ideal()
+          .load_wavefronts_per_request();
   EXPECT_EQ(model_wavefronts_per_request(Config::b32), ideal);
   EXPECT_EQ(model_wavefronts_per_request(Config::b64), ideal);
   EXPECT_GT(model_wavefronts_per_request(Config::none32x8), ideal);

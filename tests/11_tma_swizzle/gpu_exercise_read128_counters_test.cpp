@@ -22,11 +22,8 @@ TEST_F(Read128Counters, ChunkReadsAtTheIdeal) {
   kit::DeviceBuffer<float> in(kRows * kCols), out(kRows * kCols);
   in.fill_bytes(0);
   expect_ideal(
-      "copy_tiles, 128B",
-      trace,
-      [&] {
-        lesson11::copy_tiles(lesson11::Config::b128, in.get(), out.get(), kRows, kCols);
-      },
+      "copy_tiles, 128B", trace,
+      [&] { lesson11::copy_tiles(lesson11::Config::b128, in.get(), out.get(), kRows, kCols); },
       "the 16-byte chunk reads", "(none: the TMA writes the tile)");
   EXPECT_FALSE(lesson11::take_wait_failure());
 }

@@ -44,9 +44,8 @@ TEST_F(ModesCounters, ScoreTilesEqualsTheModel) {
     }
     const kit::Trace trace = lesson11::testing::score_trace(c, kRows, kCols);
     KIT_REQUIRE_VERIFIED_RULES(trace);
-    expect_counts("score_tiles, " + lesson11::config_name(c), trace, [&] {
-      lesson11::score_tiles(c, m.get(), q.get(), s.get(), kRows, kCols);
-    });
+    expect_counts("score_tiles, " + lesson11::config_name(c), trace,
+                  [&] { lesson11::score_tiles(c, m.get(), q.get(), s.get(), kRows, kCols); });
   }
   EXPECT_FALSE(lesson11::take_wait_failure());
 }
