@@ -63,10 +63,18 @@ inline constexpr int kBox128Cols = 128 / static_cast<int>(sizeof(float));
 /// No swizzle: the box row-major, rows `Cols` floats apart.
 template <int Cols>
 using PlainBoxLayout = kit::Pitched<float, kBoxRows, Cols>;
+// [mode_layouts]
 /// The 32B mode's box: chunk bit 0 ^= row bit 2 (rows 32 bytes apart: address bit 7).
+///
+///     where chunk k of row r lands (rows of 2 chunks):
+///     rows 0-3: 0 1        rows 4-7: 1 0        (then again from row 8)
 using Swizzle32Layout = kit::Swizzled<PlainBoxLayout<kBox32Cols>, kit::Swizzle<1, 2, 3>>;
 /// The 64B mode's box: chunk bits 0-1 ^= row bits 1-2 (rows 64 bytes apart: address bits 7-8).
+///
+///     where chunk k of row r lands (rows of 4 chunks):
+///     rows 0-1: 0 1 2 3    rows 2-3: 1 0 3 2    rows 4-5: 2 3 0 1    rows 6-7: 3 2 1 0
 using Swizzle64Layout = kit::Swizzled<PlainBoxLayout<kBox64Cols>, kit::Swizzle<2, 2, 3>>;
+// [mode_layouts]
 
 /// One of the configurations the lesson compares: a swizzle mode, its box, and the layout a
 /// kernel reads the box with. The box's bytes are what the TMA delivers, and what the
@@ -137,7 +145,7 @@ inline kit::Pattern swizzle64_chunk_demo() {
 
 /// Warps of a copy_tiles block, each with its own tile and mbarrier.
 inline constexpr int kCopyWarps = 4;
-/// Warps of a score_tiles block: one per query, all reading the block's one tile.
+/// Warps of a score_tiles block: one per query, each reading every tile of the block.
 inline constexpr int kScoreWarps = 16;
 /// Tiles of a score_tiles block in flight: the next one is copied while the warps read one.
 inline constexpr int kScoreStages = 2;
