@@ -1,6 +1,7 @@
 // Counters of every configuration's kernels equal the model of their traces: the read
 // pattern of each mode costs what the bank model says, and the TMA's writes read as no
-// store requests at all.
+// store requests at all. A 4-byte column read of every mode's box costs what the model says:
+// 4-way, whatever the mode.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>
@@ -8,6 +9,7 @@
 #include "kit/buffer.hpp"
 #include "kit/testing.hpp"
 #include "modes_trace.hpp"
+#include "tma_rule.hpp"
 #include "tma_testing.hpp"
 
 namespace {
@@ -48,6 +50,19 @@ TEST_F(ModesCounters, ScoreTilesEqualsTheModel) {
                   [&] { lesson11::score_tiles(c, m.get(), q.get(), s.get(), kRows, kCols); });
   }
   EXPECT_FALSE(lesson11::take_wait_failure());
+}
+
+TEST_F(ModesCounters, FloatColumnOfEveryModeEqualsTheModel) {
+  KIT_REQUIRE_GPU();
+  using lesson11::SwizzleMode;
+  using lesson11::testing::TmaLayout;
+  for (const int col : {0, 5}) {
+    expect_pattern(lesson11::float_column_read(
+        "32B box", TmaLayout<SwizzleMode::b32, lesson11::kBox32Cols>{}, col));
+    expect_pattern(lesson11::float_column_read(
+        "64B box", TmaLayout<SwizzleMode::b64, lesson11::kBox64Cols>{}, col));
+    expect_pattern(lesson11::float_column_read("128B box", lesson11::testing::Tma128Layout{}, col));
+  }
 }
 
 } // namespace

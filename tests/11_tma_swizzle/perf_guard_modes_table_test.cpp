@@ -20,9 +20,11 @@
 #include "kit/buffer.hpp"
 #include "kit/counters.hpp"
 #include "kit/device.hpp"
+#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 #include "kit/timer.hpp"
 #include "modes_trace.hpp"
+#include "tma_rule.hpp"
 #include "tma_testing.hpp"
 
 namespace {
@@ -36,6 +38,31 @@ struct Row {
   std::optional<std::uint64_t> stores; // shared store requests, counters
   double time_us = 0;
 };
+
+/// A 4-byte column read of a mode's box (float 0 of rows 0-31), issued by the pattern
+/// microbenchmark: the swizzle is built for 16-byte reads, and this row shows what a 4-byte
+/// one costs.
+struct ColumnRow {
+  lesson11::SwizzleMode mode;
+  kit::Pattern pattern;
+  int box_cols;
+  std::optional<double> counters;
+};
+
+std::vector<ColumnRow> column_rows() {
+  using lesson11::SwizzleMode;
+  using lesson11::testing::TmaLayout;
+  const auto read = [](auto layout) { return lesson11::float_column_read("", layout, 0); };
+  return {{SwizzleMode::b32,
+           read(TmaLayout<SwizzleMode::b32, lesson11::kBox32Cols>{}),
+           lesson11::kBox32Cols,
+           {}},
+          {SwizzleMode::b64,
+           read(TmaLayout<SwizzleMode::b64, lesson11::kBox64Cols>{}),
+           lesson11::kBox64Cols,
+           {}},
+          {SwizzleMode::b128, read(lesson11::testing::Tma128Layout{}), lesson11::kBox128Cols, {}}};
+}
 
 /// The matrix the table times: 2048 stripes of 32 rows by 512 columns (128 MiB), enough
 /// blocks for several waves on any GPU; a smaller one for the counters.
@@ -65,7 +92,8 @@ std::string box_name(Config c) {
   });
 }
 
-void write_csv(const std::string& path, const std::vector<Row>& rows) {
+void write_csv(const std::string& path, const std::vector<Row>& rows,
+               const std::vector<ColumnRow>& columns) {
   std::ofstream f(path);
   f << "# device: " << kit::device_description() << "\n"
     << "# date: " << kit::utc_date() << "\n"
@@ -74,7 +102,9 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
     << "# note: score_tiles over a " << kTimedRows << " x " << kTimedCols
     << " float matrix, 16 warps a block each reading every tile; time: median of one run's "
        "launches; counters over a "
-    << kCountedRows << " x " << kCountedCols << " matrix\n"
+    << kCountedRows << " x " << kCountedCols
+    << " matrix; the 4-byte rows: the pattern microbenchmark reading the mode's box layout, "
+       "no time\n"
     << "mode,box,read,model_wavefronts,counter_wavefronts,counter_store_requests,time_us\n";
   for (const Row& r : rows) {
     char model[32], counted[32] = "", time[32];
@@ -87,6 +117,15 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
       << read_pattern(r.config) << "\"," << model << "," << counted << ","
       << (r.stores ? std::to_string(*r.stores) : "") << "," << time << "\n";
   }
+  for (const ColumnRow& r : columns) {
+    char counted[32] = "";
+    if (r.counters) {
+      std::snprintf(counted, sizeof counted, "%.2f", *r.counters);
+    }
+    f << lesson11::mode_name(r.mode) << "," << lesson11::kBoxRows << " x " << r.box_cols
+      << ",\"float 0 of rows 0-31 (4 B a lane)\"," << kit::wavefronts(r.pattern.access) << ","
+      << counted << ",,\n";
+  }
 }
 
 TEST(ModesTable, CountersEqualTheModelAndSwizzlingIsNeverSlower) {
@@ -96,6 +135,7 @@ TEST(ModesTable, CountersEqualTheModelAndSwizzlingIsNeverSlower) {
   for (const Config c : lesson11::kConfigs) {
     rows.push_back({c, lesson11::testing::model_wavefronts_per_request(c), {}, {}, 0});
   }
+  std::vector<ColumnRow> columns = column_rows();
   const std::uint64_t seed = kit::testing::fresh_seed();
   kit::DeviceBuffer<float> m(
       kit::testing::random_floats(static_cast<std::size_t>(kTimedRows) * kTimedCols, seed));
@@ -116,6 +156,14 @@ TEST(ModesTable, CountersEqualTheModelAndSwizzlingIsNeverSlower) {
         EXPECT_TRUE(kit::testing::counts_match(got, trace.expected()))
             << lesson11::config_name(r.config);
       }
+      for (ColumnRow& r : columns) {
+        const kit::PatternBench bench(r.pattern);
+        const kit::SharedCounters got = session->measure([&] { bench.run(4, 2); });
+        EXPECT_TRUE(kit::testing::counts_match(got, bench.trace(4, 2).expected()))
+            << lesson11::mode_name(r.mode) << ", float column";
+        r.counters = static_cast<double>(got.sass.load_wavefronts) /
+                     static_cast<double>(bench.pattern_requests(4, 2));
+      }
     } else {
       std::printf("[lesson11] counters not read: %s\n", session->refusal().c_str());
     }
@@ -131,7 +179,7 @@ TEST(ModesTable, CountersEqualTheModelAndSwizzlingIsNeverSlower) {
                 r.stores ? std::to_string(*r.stores).c_str() : "-", r.time_us);
   }
   if (const auto path = kit::env("LESSON11_TABLE_CSV")) {
-    write_csv(*path, rows);
+    write_csv(*path, rows, columns);
   }
   // Each swizzle mode against no swizzle with its box: at least as fast (the kit's unit band).
   const std::pair<Config, Config> pairs[] = {{Config::none32x8, Config::b32},
