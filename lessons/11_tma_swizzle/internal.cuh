@@ -4,21 +4,17 @@
 /// wait that gave up. You do not need to edit this file; the README walks through it.
 #pragma once
 
-#include <cuda.h> // CUtensorMap and the encode function's types (no libcuda is linked)
+#include <cuda.h>         // CUtensorMap and the encode function's types (no libcuda is linked)
+#include <cudaTypedefs.h> // PFN_cuTensorMapEncodeTiled
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <sstream>
+#include <stdexcept>
 
 #include <demo.hpp>
 
 namespace lesson11::internal {
-
-/// The tensor map of an n_rows x n_cols row-major float matrix, boxes of kBoxRows x box_cols,
-/// in `mode`. Throws std::invalid_argument for a matrix the TMA cannot describe
-/// (n_cols % 4 != 0, a pointer not 16-byte aligned) and std::runtime_error when the driver
-/// refuses.
-CUtensorMap make_tensor_map(const float* matrix, int n_rows, int n_cols, int box_cols,
-                            SwizzleMode mode);
 
 /// The first wait that gave up in a launch (device side; take_wait_failure() reads it).
 struct DeviceWaitFailure {
@@ -120,6 +116,63 @@ __device__ inline unsigned char* aligned_tiles(unsigned char* dynamic_base) {
 /// Dynamic shared memory for `tiles` tiles of `box_bytes` each, with room to align them.
 constexpr std::size_t tiles_smem(int tiles, int box_bytes) {
   return static_cast<std::size_t>(tiles) * box_bytes + kTileAlignment;
+}
+
+/// cuTensorMapEncodeTiled, from the driver through the runtime (nullptr where the driver lacks it).
+inline PFN_cuTensorMapEncodeTiled_v12000 encode_function() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault,
+                                         &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess) {
+      cudaGetLastError();
+      p = nullptr;
+    }
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+/// The tensor map of an n_rows x n_cols row-major float matrix, boxes of kBoxRows x box_cols,
+/// in `mode`. Throws std::invalid_argument for a matrix the TMA cannot describe
+/// (n_cols % 4 != 0, a pointer not 16-byte aligned) and std::runtime_error when the driver
+/// refuses.
+inline CUtensorMap make_tensor_map(const float* matrix, int n_rows, int n_cols, int box_cols,
+                                   SwizzleMode mode) {
+  if (n_rows <= 0 || n_cols <= 0 || n_cols % kChunkFloats != 0 ||
+      reinterpret_cast<std::uintptr_t>(matrix) % kChunkBytes != 0) {
+    std::ostringstream m;
+    m << "a " << n_rows << " x " << n_cols << " float matrix at " << matrix
+      << " cannot be a TMA tensor: rows must be a multiple of 16 bytes apart (n_cols % 4 == 0) "
+         "and the matrix 16-byte aligned";
+    throw std::invalid_argument(m.str());
+  }
+  const auto encode = encode_function();
+  if (encode == nullptr) {
+    throw std::runtime_error("the CUDA driver does not provide cuTensorMapEncodeTiled");
+  }
+  const CUtensorMapSwizzle swizzle = mode == SwizzleMode::b32    ? CU_TENSOR_MAP_SWIZZLE_32B
+                                     : mode == SwizzleMode::b64  ? CU_TENSOR_MAP_SWIZZLE_64B
+                                     : mode == SwizzleMode::b128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                                                                 : CU_TENSOR_MAP_SWIZZLE_NONE;
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(n_cols), static_cast<cuuint64_t>(n_rows)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(n_cols) * sizeof(float)}; // bytes
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), kBoxRows};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r =
+      encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(matrix), dims, strides,
+             box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    std::ostringstream m;
+    m << "cuTensorMapEncodeTiled refused a " << n_rows << " x " << n_cols << " matrix, box "
+      << kBoxRows << " x " << box_cols << ", swizzle " << mode_name(mode) << " (CUresult "
+      << static_cast<int>(r) << ")";
+    throw std::runtime_error(m.str());
+  }
+  return map;
 }
 
 } // namespace lesson11::internal
