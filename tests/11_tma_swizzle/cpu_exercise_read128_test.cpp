@@ -1,0 +1,66 @@
+// Part 2 on the CPU: your Read128Layout finds every element where the TMA's 128B mode puts
+// it, and reading chunk k of every row through it costs the ideal of a 16-byte request.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <demo.hpp>
+#include <exercise.hpp>
+
+#include "kit/bank_model.hpp"
+#include "kit/layout.hpp"
+#include "tma_rule.hpp"
+
+namespace {
+
+using lesson11::kBox128Cols;
+using lesson11::kBoxRows;
+using lesson11::kChunkFloats;
+
+TEST(Read128Layout, FindsEveryElementWhereTheTmaPutIt) {
+  static_assert(lesson11::Read128Layout::kRows == kBoxRows &&
+                    lesson11::Read128Layout::kCols == kBox128Cols,
+                "Read128Layout is a kBoxRows x kBox128Cols layout");
+  constexpr lesson11::Read128Layout yours{};
+  constexpr lesson11::testing::Tma128Layout tma{};
+  for (int r = 0; r < kBoxRows; ++r) {
+    for (int c = 0; c < kBox128Cols; ++c) {
+      const int got = yours(r, c), want = tma(r, c);
+      if (got == want) {
+        continue;
+      }
+      int found_r = -1, found_c = -1; // the element the TMA put at offset `got`
+      for (int rr = 0; rr < kBoxRows; ++rr) {
+        for (int cc = 0; cc < kBox128Cols; ++cc) {
+          if (tma(rr, cc) == got) {
+            found_r = rr;
+            found_c = cc;
+          }
+        }
+      }
+      FAIL() << "element (" << r << ", " << c << ") — chunk " << c / kChunkFloats << " of row " << r
+             << " — is at float offset " << want << "; your layout reads offset " << got
+             << (found_r < 0 ? std::string(", outside the box")
+                             : ", where the TMA put element (" + std::to_string(found_r) + ", " +
+                                   std::to_string(found_c) + "): chunk " +
+                                   std::to_string(found_c / kChunkFloats) + " of row " +
+                                   std::to_string(found_r))
+             << ". Which address bits choose the chunk, and which bits does the 128B mode XOR "
+                "into them?";
+    }
+  }
+}
+
+TEST(Read128Layout, ChunkReadsCostTheIdeal) {
+  for (int k = 0; k < kBox128Cols / kChunkFloats; ++k) {
+    const kit::BankReport r =
+        kit::analyze(lesson11::chunk_column_read("128B", lesson11::Read128Layout{}, k).access);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r.wavefronts, r.ideal)
+        << "chunk " << k << " of every row costs " << r.wavefronts << " wavefronts (ideal "
+        << r.ideal << "): lanes 0-7 (rows 0-7) use banks " << r.lanes[0].bank << ", "
+        << r.lanes[1].bank << ", " << r.lanes[2].bank << ", ... — draw it with bank-map";
+  }
+}
+
+} // namespace
