@@ -23,6 +23,11 @@ struct TwinTile {
   }
 };
 
+/// Columns of a tile each warp reads per loop iteration: a swizzled layout's column addresses
+/// are computed as the loop goes (fully unrolled, the compiler would keep all 32 of them in
+/// registers for the whole kernel, more than the 32 a thread has at 64 warps per SM).
+constexpr int kColumnUnroll = 8;
+
 // [score_rows]
 /// score_rows with the tile of `Tile` (a layout and its pair store). Every shared access is
 /// one kit::ld_shared / kit::st_shared instruction, issued where it is written.
@@ -50,7 +55,7 @@ __global__ void __launch_bounds__(kBlockThreads,
     kit::st_shared(smem + feature_offset(query, lane), next.feature);
     __syncthreads();
     next.fetch(col0 + kTileDim); // the next tile's global loads, in flight while we read
-#pragma unroll
+#pragma unroll kColumnUnroll
     for (int c = 0; c < kTileDim; ++c) {
       const float f = kit::ld_shared(smem + feature_offset(query, c)); // one word: a broadcast
       const float t = kit::ld_shared(smem + tile(lane, c));            // a tile column
@@ -102,15 +107,17 @@ void launch_fragments(const __half* in, unsigned* out, int tiles, cudaStream_t s
   CUDA_CHECK_LAUNCH();
 }
 
-/// The ldmatrix microbenchmark: lane l's row at byte rows[l] of a shared buffer.
+/// The ldmatrix microbenchmark: lane l's row at byte rows[l] of a shared buffer, round k at
+/// rows[l] + k kLdsmBenchBytes (the same banks; a different address, so that the compiler
+/// keeps every round: ldmatrix is not volatile, and two identical ones become one).
 template <int Matrices>
 __global__ void __launch_bounds__(kit::kWarpSize)
     ldsm_bench(const unsigned* __restrict__ rows, unsigned* __restrict__ out) {
-  __shared__ __align__(128) __half buf[kLdsmBenchBytes / sizeof(__half)];
-  const __half* row = buf + rows[threadIdx.x] / sizeof(__half);
+  __shared__ __align__(128) __half buf[kLdsmBenchRounds * kLdsmBenchBytes / sizeof(__half)];
   unsigned acc = 0;
 #pragma unroll
   for (int k = 0; k < kLdsmBenchRounds; ++k) {
+    const __half* row = buf + (rows[threadIdx.x] + k * kLdsmBenchBytes) / sizeof(__half);
     unsigned r[Matrices];
     if constexpr (Matrices == 1) {
       kit::ldmatrix_x1(row, r);
@@ -121,7 +128,7 @@ __global__ void __launch_bounds__(kit::kWarpSize)
     }
 #pragma unroll
     for (int i = 0; i < Matrices; ++i) {
-      acc ^= r[i];
+      acc += r[i] * static_cast<unsigned>(k + 1);
     }
   }
   out[blockIdx.x * kit::kWarpSize + threadIdx.x] = acc;

@@ -237,7 +237,7 @@ void run_ldsm_pattern(const kit::LdsmPattern& pattern);
 inline constexpr int kLdsmBenchBlocks = 4;
 /// ldmatrix instructions each warp of the microbenchmark issues.
 inline constexpr int kLdsmBenchRounds = 2;
-/// Bytes of shared memory the microbenchmark's row addresses may reach.
+/// Bytes of shared memory the microbenchmark's row addresses may reach in one round.
 inline constexpr int kLdsmBenchBytes = 8192;
 
 } // namespace lesson08

@@ -1,6 +1,29 @@
 /// @file ldmatrix.hpp
 /// @brief The bank model of `ldmatrix` (SASS LDSM): lanes give 16-byte row addresses, the
 /// warp reads 1, 2 or 4 matrices of 8 x 8 b16 values.
+///
+/// The rule, read from the counters of an H100 (sm_90, GH100) with the address patterns of
+/// lesson 08's LdsmCounters tests:
+///
+/// 5. `ldmatrix.sync.aligned.m8n8.xN.shared.b16` is N phases, one per matrix: lanes 8 i to
+///    8 i + 7 give the 16-byte rows of matrix i, and the phase costs what rule 1 gives over
+///    the words of those rows (one wavefront when the 8 rows cover 32 different banks). The
+///    lanes beyond 8 N take no part. Ideal N. Unlike a 16-byte load there is no merge: lanes
+///    l and l^1 on one row, a half-warp on one row, every lane on one row all still cost one
+///    wavefront per matrix (N in all), where LDS.128 costs 2.
+///
+/// Which counters see LDSM (measured on the H100, CUDA 13; kit/ldsm_counters.hpp reads them):
+///   - `smsp__sass_inst_executed_op_ldsm`: one per warp-wide ldmatrix (the requests);
+///   - `smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm`: their wavefronts;
+///   - `smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm`: wavefronts minus N
+///     per request (rows 128 bytes apart, 4 x4 requests: 128 wavefronts, 112 conflicts);
+///   - `smsp__sass_inst_executed_op_shared_ld` and
+///     `smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld` do NOT count LDSM (they
+///     read 0 for a kernel of ldmatrix alone): the shared-memory session's load counts stay
+///     the LDS instructions';
+///   - the hardware `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld` and
+///     `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld` DO count them (the same 128 and
+///     112); GH100 has no `l1tex__..._op_ldsm` metric.
 #pragma once
 
 #include <cstdint>
@@ -43,9 +66,13 @@ KIT_HD constexpr WarpAccess ldsm_access(const std::uint32_t (&row_address)[kWarp
   return a;
 }
 
-/// The model's verdict on one ldmatrix request.
+/// The model's verdict on one ldmatrix request (rule 5): the phases of a 16-byte access, one
+/// per quarter-warp, without the load merges of rule 3 (the bank model applies those to loads
+/// only, so the request is costed as a store and reported as a load).
 KIT_HD constexpr BankReport analyze_ldsm(const WarpAccess& a) {
-  return analyze(a, SharedOp::store); // PRELIMINARY: quarter-warp phases, no merges
+  BankReport r = analyze(a, SharedOp::store);
+  r.op = SharedOp::load;
+  return r;
 }
 
 /// Wavefronts of one ldmatrix request (0 for an invalid one).
@@ -74,6 +101,21 @@ LdsmPattern ldsm_pattern(std::string name, const Layout& layout, CoordFn&& coord
   for (int lane = 0; lane < kWarpSize; ++lane) {
     const Coord c = coord_of(lane);
     rows[lane] = byte_offset(layout, c.row, c.col);
+  }
+  p.access = ldsm_access(rows, matrices);
+  return p;
+}
+
+/// Lane l (l < 8 matrices) gives the row at byte `row_byte(l)`: a pattern straight from an
+/// address rule (the measurements behind the model's header).
+template <class RowByteFn>
+LdsmPattern ldsm_indexed_pattern(std::string name, RowByteFn&& row_byte, int matrices = 4) {
+  LdsmPattern p;
+  p.name = std::move(name);
+  p.matrices = matrices;
+  std::uint32_t rows[kWarpSize] = {};
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    rows[lane] = static_cast<std::uint32_t>(row_byte(lane));
   }
   p.access = ldsm_access(rows, matrices);
   return p;
