@@ -40,14 +40,15 @@ inline constexpr int kPredictedPaddedLdsmWavefronts = 4;
 // pair store its ideal 2.
 // ---------------------------------------------------------------------------------------
 
-/// The tile: (row, col) -> offset, through the swizzles listed after TileRows (none yet:
-/// offset 32 row + col). Any layout type works here (kit/layout.hpp).
+/// The tile: (row, col) -> offset 32 row + (col ^ row): Swizzle<5,0,5> XORs the row's 5 bits
+/// (offset bits 5-9) into the column's (bits 0-4, the bank).
 ///
-///     row 0: offsets  0  1  2 ... 31
-///     row 1: offsets 32 33 34 ... 63        column c: offsets c, 32 + c, 64 + c, ...
-///     row 2: offsets 64 65 66 ... 95        -> all in bank c
-///
-/// TODO: draw your layout here, with the banks of column 0 and where the pairs of row 1 go.
+///     row 0: cols  0  1  2  3 ... 31  at offsets  0  1  2  3 ... 31
+///     row 1: cols  1  0  3  2 ... 30  at offsets 32 33 34 35 ... 63   (each pair swapped)
+///     row 2: cols  2  3  0  1 ... 29  at offsets 64 65 66 67 ... 95
+///     column c (lane l reads row l): bank c ^ l, 32 banks, 1 wavefront.
+///     Pairs: (r, 2p) and (r, 2p + 1) fill the aligned pair at 32 r + (2p ^ r) rounded down
+///     to even, swapped when r is odd.
 using TileLayout = kit::Swizzled<TileRows, kit::Swizzle<5, 0, 5>>;
 
 /// Phase 1's pair store of tile elements (r, 2 p) and (r, 2 p + 1): one float2 of two
@@ -65,10 +66,14 @@ KIT_HD constexpr PairStore pair_store(int r, int p) {
 // ldmatrix.x4 per k-step (ldsm_coord, demo.hpp). Make every ldmatrix.x4 cost its ideal 4.
 // ---------------------------------------------------------------------------------------
 
-/// The fragment tile: (row, col) -> offset in halves, through the swizzles listed after
-/// FragmentRows (none yet: offset 64 row + col, a row of 128 bytes).
+/// The fragment tile: (row, col) -> offset in halves, Swizzle<3,3,3>: the 16-byte chunk (bits
+/// 3-5 of the half offset) XOR the row's low 3 bits (bits 6-8); the 8 halves of a chunk stay
+/// together (bits 0-2).
 ///
-/// TODO: draw your layout here, with the chunks of rows 0-7 and their banks.
+///     row 0: chunks 0 1 2 3 4 5 6 7     rows 0-7 of a matrix (one chunk column k):
+///     row 1: chunks 1 0 3 2 5 4 7 6     chunk k ^ r of row r, banks 4 (k ^ r) .. + 3:
+///     ...                               8 rows, 8 chunks, 32 banks: 1 wavefront
+///     row 7: chunks 7 6 5 4 3 2 1 0
 using FragmentTile = kit::Swizzled<FragmentRows, kit::Swizzle<3, 3, 3>>;
 
 } // namespace lesson08
