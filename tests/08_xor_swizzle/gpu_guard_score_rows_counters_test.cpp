@@ -1,6 +1,5 @@
 // The bank model predicts score_rows exactly, whatever its layout: the counters equal the
-// trace built from the kernel's own layout and pair store, requests included; and the demos
-// equal the model.
+// trace built from the kernel's own layout and pair store, requests included.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -33,23 +32,6 @@ TEST_F(ScoreRowsTrace, CountersEqualTheModel) {
       lesson08::score_rows_twin(d_rows.get(), n_rows, n_cols, d_queries.get(), d_scores.get());
     });
   }
-}
-
-TEST_F(ScoreRowsTrace, DemoColumnsEqualTheModel) {
-  for (const kit::Pattern& p :
-       {lesson08::row_read_demo(), lesson08::chunk_column_demo(0), lesson08::chunk_column_demo(9),
-        lesson08::pair_column_demo(0), lesson08::pair_column_demo(31),
-        lesson08::pitch34_column_demo(0), lesson08::pitch34_column_demo(5)}) {
-    expect_pattern(p);
-  }
-}
-
-TEST_F(ScoreRowsTrace, DemoPairStoreEqualsTheModel) {
-  const kit::Pattern store = lesson08::chunk_pair_store_demo();
-  kit::Trace wide;
-  wide.add(store.op, store.access, 1, store.name);
-  KIT_REQUIRE_VERIFIED_RULES(wide);
-  expect_pattern(store);
 }
 
 } // namespace
