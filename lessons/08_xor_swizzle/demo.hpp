@@ -20,8 +20,8 @@
 namespace lesson08 {
 
 // ---------------------------------------------------------------------------------------
-// Part 1: a 32 x 32 float tile, written with 8-byte row stores (float2: a half-warp per
-// row), read with 4-byte column reads (lane l reads row l).
+// The float tile (exercise.hpp, Part 2): 32 x 32 floats, written with 8-byte row stores
+// (float2: a half-warp per row), read with 4-byte column reads (lane l reads row l).
 // ---------------------------------------------------------------------------------------
 
 /// Rows and columns of the tile: one per lane of a warp.
@@ -166,7 +166,7 @@ const void* score_rows_kernel();
 const void* score_rows_twin_kernel();
 
 // ---------------------------------------------------------------------------------------
-// Part 2: ldmatrix. A 16 x 64 tile of halves (rows of 128 bytes), read with
+// The ldmatrix tile (exercise.hpp, Part 3): 16 x 64 halves (rows of 128 bytes), read with
 // ldmatrix.sync.aligned.m8n8.x4.shared.b16: four 8 x 8 matrices, lane l giving the address
 // of one 16-byte matrix row (lanes 0-7 matrix 0, 8-15 matrix 1, ...).
 // ---------------------------------------------------------------------------------------

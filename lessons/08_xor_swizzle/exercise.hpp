@@ -66,6 +66,10 @@ KIT_HD constexpr PairStore pair_store(int r, int p) {
 /// The fragment tile: (row, col) -> offset in halves, through the swizzles listed after
 /// FragmentRows (none yet: offset 64 row + col, a row of 128 bytes).
 ///
+///     row 0: chunks 0 1 2 ... 7      chunk k of any row: bytes 16 k .. 16 k + 15 of the row,
+///     row 1: chunks 0 1 2 ... 7      banks 4 k .. 4 k + 3 (a row is 128 bytes: one full
+///     ...                            row of banks)
+///
 /// TODO: draw your layout here, with the chunks of rows 0-7 and their banks.
 using FragmentTile = kit::Swizzled<FragmentRows>;
 
