@@ -95,11 +95,31 @@ Params cupti_params(std::size_t struct_size) {
 
 using CtxGetCurrent = CUresult (*)(CUcontext*);
 
+/// The shared-memory counters from the values of kMetrics, in its order.
+SharedCounters counters_from(const std::vector<double>& values, int kernels) {
+  auto u = [&](int i) {
+    return static_cast<std::uint64_t>(values[static_cast<std::size_t>(i)] + 0.5);
+  };
+  SharedCounters out;
+  out.kernels = kernels;
+  out.sass.load_requests = u(0);
+  out.sass.load_wavefronts = u(1);
+  out.sass.store_requests = u(2);
+  out.sass.store_wavefronts = u(3);
+  out.load_wavefronts_l1tex = u(4);
+  out.store_wavefronts_l1tex = u(5);
+  out.load_bank_conflicts = u(6);
+  out.store_bank_conflicts = u(7);
+  return out;
+}
+
 #endif
 
 } // namespace
 
 struct CounterSession::Impl {
+  std::vector<std::string> metric_names; ///< What measure_values() reads, in order.
+  bool shared_metrics = true;            ///< True when metric_names are kMetrics.
   std::string refusal;
   std::string chip;
   bool counted = false;
@@ -113,7 +133,7 @@ struct CounterSession::Impl {
 
   void open();
   void close();
-  SharedCounters measure(const std::function<void()>& launch);
+  std::vector<double> measure(const std::function<void()>& launch, int& kernels);
 #endif
 };
 
@@ -197,7 +217,10 @@ void CounterSession::Impl::open() {
   KIT_CUPTI(cuptiProfilerHostInitialize(&hi));
   host = hi.pHostObject;
 
-  std::vector<const char*> metrics(kMetrics, kMetrics + kNumMetrics);
+  std::vector<const char*> metrics;
+  for (const std::string& m : metric_names) {
+    metrics.push_back(m.c_str());
+  }
   auto add = cupti_params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
       CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
   add.pHostObject = host;
@@ -234,7 +257,8 @@ void CounterSession::Impl::open() {
   counter_data.resize(ds.counterDataSize);
 }
 
-SharedCounters CounterSession::Impl::measure(const std::function<void()>& launch) {
+std::vector<double> CounterSession::Impl::measure(const std::function<void()>& launch,
+                                                  int& kernels) {
   auto di = cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   di.pRangeProfilerObject = range;
@@ -296,11 +320,14 @@ SharedCounters CounterSession::Impl::measure(const std::function<void()>& launch
   info.counterDataImageSize = counter_data.size();
   KIT_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
 
-  SharedCounters out;
-  out.kernels = static_cast<int>(info.numTotalRanges);
-  std::vector<const char*> metrics(kMetrics, kMetrics + kNumMetrics);
+  kernels = static_cast<int>(info.numTotalRanges);
+  std::vector<const char*> metrics;
+  for (const std::string& m : metric_names) {
+    metrics.push_back(m.c_str());
+  }
+  std::vector<double> sums(metrics.size(), 0.0);
+  std::vector<double> values(metrics.size(), 0.0);
   for (std::size_t r = 0; r < info.numTotalRanges; ++r) {
-    double values[kNumMetrics] = {};
     auto ev = cupti_params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
         CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
     ev.pHostObject = host;
@@ -309,19 +336,13 @@ SharedCounters CounterSession::Impl::measure(const std::function<void()>& launch
     ev.rangeIndex = r;
     ev.ppMetricNames = metrics.data();
     ev.numMetrics = metrics.size();
-    ev.pMetricValues = values;
+    ev.pMetricValues = values.data();
     KIT_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&ev));
-    auto u = [&](int i) { return static_cast<std::uint64_t>(values[i] + 0.5); };
-    out.sass.load_requests += u(0);
-    out.sass.load_wavefronts += u(1);
-    out.sass.store_requests += u(2);
-    out.sass.store_wavefronts += u(3);
-    out.load_wavefronts_l1tex += u(4);
-    out.store_wavefronts_l1tex += u(5);
-    out.load_bank_conflicts += u(6);
-    out.store_bank_conflicts += u(7);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      sums[i] += values[i];
+    }
   }
-  return out;
+  return sums;
 }
 
 void CounterSession::Impl::close() {
@@ -348,7 +369,16 @@ void CounterSession::Impl::close() {
 }
 #endif
 
-CounterSession::CounterSession() : impl_(std::make_unique<Impl>()) {
+CounterSession::CounterSession() : CounterSession(std::vector<std::string>{}) {}
+
+CounterSession::CounterSession(std::vector<std::string> metrics) : impl_(std::make_unique<Impl>()) {
+  impl_->shared_metrics = metrics.empty();
+#if KIT_HAVE_RANGE_PROFILER
+  if (impl_->shared_metrics) {
+    metrics.assign(kMetrics, kMetrics + kNumMetrics);
+  }
+#endif
+  impl_->metric_names = std::move(metrics);
   if (auto forced = env("KIT_COUNTERS_REFUSE")) {
     impl_->refusal = "counters refused: " + *forced + " (KIT_COUNTERS_REFUSE)";
     return;
@@ -364,7 +394,7 @@ CounterSession::CounterSession() : impl_(std::make_unique<Impl>()) {
 #if KIT_HAVE_RANGE_PROFILER
   try {
     impl_->open();
-    if (impl_->refusal.empty()) {
+    if (impl_->refusal.empty() && impl_->shared_metrics) {
       // End to end on a probe kernel: one store and one load request of one wavefront each.
       unsigned* out = nullptr;
       if (cudaMalloc(reinterpret_cast<void**>(&out), 32 * sizeof(unsigned)) != cudaSuccess) {
@@ -372,7 +402,9 @@ CounterSession::CounterSession() : impl_(std::make_unique<Impl>()) {
       }
       SharedCounters c;
       try {
-        c = impl_->measure([&] { launch_counter_probe(out); });
+        int kernels = 0;
+        const std::vector<double> v = impl_->measure([&] { launch_counter_probe(out); }, kernels);
+        c = counters_from(v, kernels);
       } catch (...) {
         cudaFree(out);
         throw;
@@ -422,12 +454,33 @@ const std::string& CounterSession::chip() const {
 }
 
 SharedCounters CounterSession::measure(const std::function<void()>& launch) {
+  if (!impl_->shared_metrics) {
+    throw std::logic_error("CounterSession::measure on a session of other metrics: use "
+                           "measure_values");
+  }
+  int kernels = 0;
+  std::vector<double> values = measure_values(launch, &kernels);
+#if KIT_HAVE_RANGE_PROFILER
+  return counters_from(values, kernels);
+#else
+  (void)values;
+  return {};
+#endif
+}
+
+std::vector<double> CounterSession::measure_values(const std::function<void()>& launch,
+                                                   int* kernels) {
   if (!ok()) {
     throw std::runtime_error("CounterSession::measure on a refused session: " + impl_->refusal);
   }
 #if KIT_HAVE_RANGE_PROFILER
   try {
-    return impl_->measure(launch);
+    int k = 0;
+    std::vector<double> v = impl_->measure(launch, k);
+    if (kernels) {
+      *kernels = k;
+    }
+    return v;
   } catch (const CuptiFailure& f) {
     throw std::runtime_error(std::string("profiler failure: ") + f.what());
   }

@@ -15,6 +15,11 @@
 ///    active lane reads the same address, the request costs one wavefront per 16 active lanes.
 /// 4. Stores follow rules 1 to 3 without the load-only merges: an 8-byte broadcast store costs
 ///    2 wavefronts, a 16-byte one 4.
+/// 5. ldmatrix (SASS LDSM, kit/ldmatrix.hpp): one phase per 8 x 8 matrix, lanes 8 i to
+///    8 i + 7 giving its 16-byte rows, each costed as in rule 1, then summed (ideal: the number
+///    of matrices, 1, 2 or 4). No merges: lane pairs, half-warps or the whole warp on one row
+///    still cost one wavefront per matrix. Its counters are the `_op_ldsm` metrics; the
+///    `smsp__sass_..._op_shared_ld` ones do not count it (measured on an H100, sm_90).
 ///
 /// Inactive lanes (a partial warp, a branch) take no part; a phase with no active lane costs
 /// nothing. A request's ideal is one wavefront per phase that serves an active lane, counted

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kit/trace.hpp"
 
@@ -35,6 +36,12 @@ public:
   /// Opens the session and measures a probe kernel; never throws for a refusal.
   /// The environment variable `KIT_COUNTERS_REFUSE=<reason>` forces the refusal path.
   CounterSession();
+  /// Opens a session that reads `metrics` (full names, such as
+  /// "smsp__sass_inst_executed_op_ldsm.sum") instead of the shared-memory set: a
+  /// configuration of its own, so that sessions of the usual metrics pay no extra replay
+  /// passes for them. Read it with measure_values(); measure() refuses. An empty list is the
+  /// shared-memory set.
+  explicit CounterSession(std::vector<std::string> metrics);
   ~CounterSession();
   CounterSession(const CounterSession&) = delete;
   CounterSession& operator=(const CounterSession&) = delete;
@@ -50,6 +57,10 @@ public:
   /// counters summed over its kernels. Throws std::runtime_error when the session is not ok
   /// or the profiler fails.
   SharedCounters measure(const std::function<void()>& launch);
+
+  /// Runs `launch` under the profiler and returns the session's metrics, in the order given,
+  /// summed over its kernels (their count in `*kernels` when given). Throws like measure().
+  std::vector<double> measure_values(const std::function<void()>& launch, int* kernels = nullptr);
 
   /// True while any session is open in this process (the timer refuses to time then).
   static bool active();

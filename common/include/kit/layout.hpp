@@ -61,8 +61,8 @@ struct Pitched {
 /// CuTe's swizzle with its bits given at run time: `Swizzle<B, M, S>{}(o) == swizzle(o, B, M, S)`
 /// (bank-map reads B, M and S from its command line).
 KIT_HD constexpr std::int64_t swizzle(std::int64_t offset, int bits, int base, int shift) {
-  const std::int64_t source = ((std::int64_t{1} << bits) - 1) << (base + shift); // YYY
-  return offset ^ ((offset & source) >> shift);
+  const std::int64_t target = ((std::int64_t{1} << bits) - 1) << base; // ZZZ
+  return offset ^ ((offset >> shift) & target); // YYY moved down onto ZZZ: a shift and one LOP3
 }
 
 /// CuTe's `Swizzle<B, M, S>`: keeps the low `M` bits of an offset (groups of 2^M elements stay

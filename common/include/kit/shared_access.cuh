@@ -78,4 +78,29 @@ __device__ __forceinline__ void st_shared(__half* p, __half v) {
                : "memory");
 }
 
+/// One ldmatrix.sync.aligned.m8n8.x1.shared.b16 (LDSM): lanes 0-7 give the 16-byte rows of
+/// one 8 x 8 matrix; lane l receives row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1.
+__device__ __forceinline__ void ldmatrix_x1(const __half* row, unsigned (&r)[1]) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];"
+               : "=r"(r[0])
+               : "r"(shared_address(row))
+               : "memory");
+}
+
+/// One ldmatrix .x2: lanes 0-15 give the rows of two matrices, register i holds matrix i.
+__device__ __forceinline__ void ldmatrix_x2(const __half* row, unsigned (&r)[2]) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+               : "=r"(r[0]), "=r"(r[1])
+               : "r"(shared_address(row))
+               : "memory");
+}
+
+/// One ldmatrix .x4: lanes 8 i to 8 i + 7 give the rows of matrix i, register i holds it.
+__device__ __forceinline__ void ldmatrix_x4(const __half* row, unsigned (&r)[4]) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(shared_address(row))
+               : "memory");
+}
+
 } // namespace kit

@@ -77,6 +77,7 @@ inline constexpr int kSwizzledDim = 2 * kit::kWarpSize;
 /// Floats in one global access of the float2 variant.
 inline constexpr int kPairFloats = 2;
 
+// [swizzled_tile]
 /// The swizzled tile before its swizzles: rows of 64 floats, offset 64 r + c (bits 0-5: the
 /// column, bits 6-11: the row).
 using SwizzledRows = kit::Pitched<float, kSwizzledDim, kSwizzledDim>;
@@ -87,6 +88,16 @@ using PairSwizzle = kit::Swizzle<4, 1, 6>;
 using HalfSwap = kit::Swizzle<1, 0, 11>;
 /// The swizzled tile as a composition of CuTe's swizzles: SwizzledLayout's definition.
 using SwizzledComposition = kit::Swizzled<SwizzledRows, PairSwizzle, HalfSwap>;
+
+/// Shared bytes of one tile as the kernels declare it: the swizzled 64 x 64 tile, and the
+/// padded tile of transpose_padded_64x8 (and its _bands variants), 64 rows of 65 floats.
+inline constexpr int kSwizzledTileBytes =
+    kit::cosize<SwizzledComposition>() * static_cast<int>(sizeof(float));
+inline constexpr int kPaddedTileBytes =
+    kSwizzledDim * PaddedLayout<kSwizzledDim>::kPitch * static_cast<int>(sizeof(float));
+static_assert(kSwizzledTileBytes == 16384 && kPaddedTileBytes == 16640,
+              "64 x 64 floats; 64 x 65 floats");
+// [swizzled_tile]
 
 /// Offset of the pair of floats (r, 2p), (r, 2p + 1) as phase 1 stores it: one 8-byte
 /// aligned float2 at pair position p ^ ((r >> 1) & 15) of row r (PairSwizzle).

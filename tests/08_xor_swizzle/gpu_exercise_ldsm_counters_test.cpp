@@ -1,0 +1,33 @@
+// Part 3 on the GPU: the ldmatrix counters read every ldmatrix.x4 of load_fragments at its
+// ideal, 4 wavefronts, and exactly the model's count.
+#include <gtest/gtest.h>
+
+#include <demo.hpp>
+#include <exercise.hpp>
+
+#include "kit/buffer.hpp"
+#include "ldsm_counters.hpp"
+
+namespace {
+
+class FragmentCounters : public lesson08::testing::LdsmCounterTest {};
+
+TEST_F(FragmentCounters, EveryLdmatrixAtItsIdeal) {
+  constexpr int kTiles = 132 * 4;
+  kit::DeviceBuffer<__half> d_in(static_cast<std::size_t>(kTiles) * lesson08::kFragmentRows *
+                                 lesson08::kFragmentCols);
+  kit::DeviceBuffer<unsigned> d_out(static_cast<std::size_t>(kTiles) * lesson08::kFragmentSteps *
+                                    4 * 32);
+  d_in.fill_bytes(0);
+  const lesson08::testing::LdsmCounts ideal{
+      static_cast<std::uint64_t>(kTiles) * lesson08::kFragmentSteps,
+      static_cast<std::uint64_t>(kTiles) * lesson08::kFragmentSteps * 4};
+  const kit::LdsmCounters c = expect_ldsm(
+      "load_fragments", lesson08::testing::fragment_counts<lesson08::FragmentTile>(kTiles),
+      [&] { lesson08::load_fragments(d_in.get(), d_out.get(), kTiles); });
+  EXPECT_EQ(c.wavefronts, ideal.wavefronts)
+      << "load_fragments: " << c.wavefronts << " ldmatrix wavefronts for " << c.requests
+      << " requests (ideal 4 per request): the rows of a matrix share banks";
+}
+
+} // namespace

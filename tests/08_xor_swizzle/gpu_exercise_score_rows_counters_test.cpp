@@ -1,0 +1,42 @@
+// Part 2 on the GPU: the counters read every load and store of score_rows at its ideal:
+// column reads 1 wavefront, pair stores 2. Where the 8-byte rule was not verified (not sm_90),
+// the 4-byte loads alone: the column reads at 1 wavefront.
+#include <gtest/gtest.h>
+
+#include <exercise.hpp>
+
+#include "kit/buffer.hpp"
+#include "kit/testing.hpp"
+#include "score_rows_trace.hpp"
+
+namespace {
+
+class ScoreRowsCounters : public kit::testing::CounterTest {};
+
+TEST_F(ScoreRowsCounters, EveryRequestAtItsIdeal) {
+  constexpr int kRows = 32 * 40 + 7, kCols = 100;
+  const kit::Trace trace = lesson08::testing::exercise_trace(kRows, kCols);
+  kit::DeviceBuffer<float> d_rows(static_cast<std::size_t>(kRows) * kCols);
+  kit::DeviceBuffer<float> d_queries(static_cast<std::size_t>(lesson08::kQueries) * kCols);
+  kit::DeviceBuffer<float> d_scores(static_cast<std::size_t>(lesson08::kQueries) * kRows);
+  d_rows.fill_bytes(0);
+  d_queries.fill_bytes(0);
+  const auto launch = [&] {
+    lesson08::score_rows(d_rows.get(), kRows, kCols, d_queries.get(), d_scores.get());
+  };
+  if (const auto why = kit::testing::unverified_rule(trace)) {
+    // The loads are all 4 bytes wide (rule 1, verified everywhere): hold them alone.
+    const kit::SharedCounters c = session().measure(launch);
+    kit::testing::report("score_rows (loads only: " + *why + ")", c, trace.expected());
+    const kit::SharedCounts ideal = trace.ideal();
+    EXPECT_EQ(c.sass.load_requests, ideal.load_requests)
+        << "score_rows: the kernel does not issue the loads its trace describes";
+    EXPECT_EQ(c.sass.load_wavefronts, ideal.load_wavefronts)
+        << "score_rows: the tile column reads conflict: " << c.sass.load_wavefronts
+        << " wavefronts for " << c.sass.load_requests << " requests";
+    return;
+  }
+  expect_ideal("score_rows", trace, launch, "the tile column reads", "the pair stores");
+}
+
+} // namespace

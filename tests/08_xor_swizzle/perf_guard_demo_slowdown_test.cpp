@@ -1,0 +1,26 @@
+// The demos' column reads timed against a row read in one saturating run: the 16-byte-chunk
+// swizzle about 4x, the pair swizzle and the 34-float pitch about 2x (the model's ratios).
+#include <gtest/gtest.h>
+
+#include <demo.hpp>
+
+#include "kit/testing.hpp"
+
+namespace {
+
+TEST(DemoSlowdown, ChunkSwizzleColumn) {
+  KIT_REQUIRE_TIMING();
+  kit::testing::expect_model_slowdown(lesson08::chunk_column_demo(), lesson08::row_read_demo());
+}
+
+TEST(DemoSlowdown, PairSwizzleColumn) {
+  KIT_REQUIRE_TIMING();
+  kit::testing::expect_model_slowdown(lesson08::pair_column_demo(), lesson08::row_read_demo());
+}
+
+TEST(DemoSlowdown, Pitch34Column) {
+  KIT_REQUIRE_TIMING();
+  kit::testing::expect_model_slowdown(lesson08::pitch34_column_demo(), lesson08::row_read_demo());
+}
+
+} // namespace
