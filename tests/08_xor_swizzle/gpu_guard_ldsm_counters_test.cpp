@@ -1,11 +1,20 @@
 // ldmatrix on the GPU: the ldmatrix counters equal the model for the demos, for the address
 // patterns behind the model's rule (lane pairs on one row, a broadcast, repeated matrices),
-// and for the fragment kernels of the plain and the padded tile.
+// and for the fragment kernels of the plain and the padded tile. With LESSON08_LDSM_CSV=<file>
+// set, the suite writes the demos' and the rule's rows there (docs/measurements/ldsm.csv on the
+// reference GPU) after its last test.
 #include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include <demo.hpp>
 
 #include "kit/buffer.hpp"
+#include "kit/measurement_csv.hpp"
 #include "kit/testing.hpp"
 #include "ldsm_counters.hpp"
 
@@ -13,18 +22,81 @@ namespace {
 
 using lesson08::testing::LdsmCounterTest;
 
-class LdsmCounters : public LdsmCounterTest {};
+/// Per ldmatrix request, `n` over `requests` (0 without requests).
+double per_ldsm_request(std::uint64_t n, std::uint64_t requests) {
+  return requests ? static_cast<double>(n) / static_cast<double>(requests) : 0.0;
+}
+
+/// `what` as ldsm.csv names it: each ", " read "; " ("half tile[16][64]; ldmatrix.x1 k-step 0"),
+/// so that the pattern column needs no quotes.
+std::string ldsm_table_name(std::string what) {
+  for (std::size_t at = what.find(", "); at != std::string::npos; at = what.find(", ", at)) {
+    what.replace(at, 2, "; ");
+  }
+  return what;
+}
+
+class LdsmCounters : public LdsmCounterTest {
+protected:
+  /// Writes docs/measurements/ldsm.csv's table to $LESSON08_LDSM_CSV, the demos' rows then the
+  /// rule's, when both tests measured theirs; fails, writing nothing, when only one did.
+  static void TearDownTestSuite() {
+    const auto path = kit::env("LESSON08_LDSM_CSV");
+    if (!path) {
+      return;
+    }
+    if (demo_rows_.empty() && rule_rows_.empty()) {
+      std::printf("[kit-counters] %s not written: nothing was measured\n", path->c_str());
+      return;
+    }
+    if (demo_rows_.empty() || rule_rows_.empty()) {
+      ADD_FAILURE() << *path << " not written: run both LdsmCounters.DemosEqualTheModel and "
+                    << "LdsmCounters.TheRuleEqualsTheModel";
+      return;
+    }
+    kit::testing::MeasurementTable table;
+    table.command = "LESSON08_LDSM_CSV=docs/measurements/ldsm.csv "
+                    "build/gpu-check/tests/solution/lesson08_solution_gpu "
+                    "--gtest_filter='LdsmCounters.*'";
+    table.notes = {"per ldmatrix request; counters: smsp__sass_inst_executed_op_ldsm (requests), "
+                   "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm, "
+                   "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm"};
+    table.columns = "pattern,model_wavefronts,counter_wavefronts,bank_conflicts";
+    table.rows = demo_rows_;
+    table.rows.insert(table.rows.end(), rule_rows_.begin(), rule_rows_.end());
+    EXPECT_TRUE(kit::testing::write_measurement_csv(*path, table));
+    std::printf("[kit-counters] wrote %s\n", path->c_str());
+  }
+
+  /// expect_ldsm(), keeping the table's row for `what` in `rows`.
+  void expect_ldsm_row(std::vector<std::string>& rows, const std::string& what,
+                       const lesson08::testing::LdsmCounts& expected,
+                       const std::function<void()>& launch) {
+    const kit::LdsmCounters c = expect_ldsm(what, expected, launch);
+    rows.push_back(
+        kit::testing::csv_field(ldsm_table_name(what)) + "," +
+        kit::testing::csv_fixed(per_ldsm_request(expected.wavefronts, expected.requests), 2) + "," +
+        kit::testing::csv_fixed(per_ldsm_request(c.wavefronts, c.requests), 2) + "," +
+        kit::testing::csv_fixed(per_ldsm_request(c.bank_conflicts, c.requests), 2));
+  }
+
+  inline static std::vector<std::string> demo_rows_; ///< DemosEqualTheModel's rows.
+  inline static std::vector<std::string> rule_rows_; ///< TheRuleEqualsTheModel's rows.
+};
 
 TEST_F(LdsmCounters, DemosEqualTheModel) {
+  demo_rows_.clear();
   for (const kit::LdsmPattern& p :
        {lesson08::plain_ldsm_demo(1), lesson08::plain_ldsm_demo(2), lesson08::plain_ldsm_demo(4),
         lesson08::plain_ldsm_demo(4, 3), lesson08::padded_ldsm_demo(1),
         lesson08::padded_ldsm_demo(4), lesson08::padded_ldsm_demo(4, 2)}) {
-    expect_ldsm(p.name, lesson08::testing::bench_counts(p), [&] { lesson08::run_ldsm_pattern(p); });
+    expect_ldsm_row(demo_rows_, p.name, lesson08::testing::bench_counts(p),
+                    [&] { lesson08::run_ldsm_pattern(p); });
   }
 }
 
 TEST_F(LdsmCounters, TheRuleEqualsTheModel) {
+  rule_rows_.clear();
   for (int matrices : {1, 2, 4}) {
     for (const kit::LdsmPattern& p : {
              kit::ldsm_indexed_pattern(
@@ -43,8 +115,8 @@ TEST_F(LdsmCounters, TheRuleEqualsTheModel) {
              kit::ldsm_indexed_pattern(
                  "rows 32 bytes apart", [](int l) { return 32 * l; }, matrices),
          }) {
-      expect_ldsm(p.name + " (x" + std::to_string(matrices) + ")",
-                  lesson08::testing::bench_counts(p), [&] { lesson08::run_ldsm_pattern(p); });
+      expect_ldsm_row(rule_rows_, p.name + " (x" + std::to_string(matrices) + ")",
+                      lesson08::testing::bench_counts(p), [&] { lesson08::run_ldsm_pattern(p); });
     }
   }
 }

@@ -10,13 +10,17 @@
 // arbitration losses (about a tenth of a conflict per request on an H100, even for
 // conflict-free full-warp stores): stores are held to the excess from below and, for a full
 // warp, to a quarter of a conflict per request above it. Each pattern prints one line,
-// `[kit-ideal] <name>: ...`, with the plain split's ideal beside the model's.
+// `[kit-ideal] <name>: ...`, with the plain split's ideal beside the model's. With
+// KIT_IDEAL_CSV=<file> set, the suite writes lesson 07's table of these loads there
+// (docs/measurements/wide_ideal.csv on the reference GPU) after its last test.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include "hardware_examples.hpp"
+#include "kit/measurement_csv.hpp"
 #include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
@@ -38,8 +42,91 @@ int plain_split_ideal(const kit::WarpAccess& a) {
   return phases;
 }
 
+/// What one check measured and the model it was held to (per request).
+struct IdealLine {
+  double wavefronts = 0;    ///< Wavefronts per request the counters read.
+  int model_wavefronts = 0; ///< The model's wavefronts.
+  double conflicts = 0;     ///< Bank conflicts per request the counters read.
+  int model_excess = 0;     ///< The model's wavefronts beyond its ideal.
+  int model_ideal = 0;      ///< The model's ideal (BankReport::ideal).
+  int plain_ideal = 0;      ///< plain_split_ideal().
+};
+
+/// One row of docs/measurements/wide_ideal.csv: its label there, and the name of the load
+/// checked here whose measurement it shows.
+struct IdealTableRow {
+  const char* label;
+  const char* checked;
+};
+
+/// The table's rows, in its order (lesson 07 shows it).
+constexpr IdealTableRow kIdealTableRows[] = {
+    {"float2 stride 1", "width 8 stride 1"},
+    {"float2 stride 2", "width 8 stride 2"},
+    {"float2 broadcast", "width 8 stride 0"},
+    {"float2 pairs (l, l^1), pairs 2 apart", "width 8 pairs, stride 2"},
+    {"float2, one address per half-warp", "width 8 pairs, one per half-warp"},
+    {"float2 pairs (l, l^1) but lane 31", "double pairs but lane 31"},
+    {"float4 stride 1", "width 16 stride 1"},
+    {"float4 stride 2", "width 16 stride 2"},
+    {"float4 broadcast", "width 16 stride 0"},
+    {"float4 pairs (l, l^1) on one address", "float4 pairs (l, l^1) on one address"},
+    {"float4 pairs (l, l^1), pairs 2 apart", "width 16 pairs, stride 2"},
+    {"float4 pairs (l, l^1) but lane 31", "float4 pairs but lane 31"},
+    {"float4 pairs (l, l^1), lane 0 inactive", "float4 pairs, lane 0 masked"},
+    {"float4 stride 1, even lanes only", "float4, even lanes, stride 1"},
+    {"float4 stride 1, lanes 0-3 of each quarter", "width 16 stride 1 mask 0f0f0f0f"},
+    {"float4 stride 1, lanes 0 and 31 only", "float4, lanes 0 and 31, stride 1"},
+};
+
+/// Writes the table to `path` from what the suite measured; fails, writing nothing, when a row
+/// was not measured (a filtered run, or a GPU where the 8/16-byte rules are unverified).
+void write_ideal_table(const std::string& path, const std::map<std::string, IdealLine>& measured) {
+  if (measured.empty()) {
+    std::printf("[kit-ideal] %s not written: nothing was measured\n", path.c_str());
+    return;
+  }
+  kit::testing::MeasurementTable table;
+  table.command = "KIT_IDEAL_CSV=docs/measurements/wide_ideal.csv "
+                  "build/gpu-check/tests/kit/kit_gpu "
+                  "--gtest_filter='IdealAgainstConflictCounters.*'";
+  table.notes = {"per request; counter_conflicts is "
+                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld; model_ideal is the kit's "
+                 "BankReport::ideal, plain_split_ideal one wavefront per 16-lane (8-byte) or "
+                 "8-lane (16-byte) phase with an active lane"};
+  table.columns = "load,counter_wavefronts,model_wavefronts,counter_conflicts,model_excess,"
+                  "model_ideal,plain_split_ideal";
+  std::string missing;
+  for (const IdealTableRow& row : kIdealTableRows) {
+    const auto found = measured.find(row.checked);
+    if (found == measured.end()) {
+      missing += std::string(missing.empty() ? "" : ", ") + "'" + row.checked + "'";
+      continue;
+    }
+    const IdealLine& l = found->second;
+    table.rows.push_back(
+        kit::testing::csv_field(row.label) + "," + kit::testing::csv_fixed(l.wavefronts, 2) + "," +
+        std::to_string(l.model_wavefronts) + "," + kit::testing::csv_fixed(l.conflicts, 2) + "," +
+        std::to_string(l.model_excess) + "," + std::to_string(l.model_ideal) + "," +
+        std::to_string(l.plain_ideal));
+  }
+  if (!missing.empty()) {
+    ADD_FAILURE() << path << " not written: not measured in this run: " << missing
+                  << " (run every IdealAgainstConflictCounters test, on sm_90)";
+    return;
+  }
+  EXPECT_TRUE(kit::testing::write_measurement_csv(path, table));
+  std::printf("[kit-ideal] wrote %s\n", path.c_str());
+}
+
 class IdealAgainstConflictCounters : public kit::testing::CounterTest {
 protected:
+  static void TearDownTestSuite() {
+    if (const auto path = kit::env("KIT_IDEAL_CSV")) {
+      write_ideal_table(*path, measured_);
+    }
+  }
+
   void check(const std::string& name, const kit::WarpAccess& a, kit::SharedOp op) {
     kit::Pattern p;
     p.name = name + (op == kit::SharedOp::store ? " (store)" : "");
@@ -58,11 +145,17 @@ protected:
     const std::uint64_t requests = load ? c.sass.load_requests : c.sass.store_requests;
     const std::uint64_t conflicts = load ? c.load_bank_conflicts : c.store_bank_conflicts;
     const std::uint64_t wavefronts = load ? c.sass.load_wavefronts : c.sass.store_wavefronts;
+    const IdealLine line{requests ? double(wavefronts) / double(requests) : 0.0,
+                         r.wavefronts,
+                         requests ? double(conflicts) / double(requests) : 0.0,
+                         r.excess(),
+                         r.ideal,
+                         plain_split_ideal(a)};
+    measured_[p.name] = line;
     std::printf("[kit-ideal] %s: wavefronts/request %.2f (model %d), conflicts/request %.2f, "
                 "model ideal %d (excess %d), plain-split ideal %d\n",
-                p.name.c_str(), requests ? double(wavefronts) / double(requests) : 0.0,
-                r.wavefronts, requests ? double(conflicts) / double(requests) : 0.0, r.ideal,
-                r.excess(), plain_split_ideal(a));
+                p.name.c_str(), line.wavefronts, line.model_wavefronts, line.conflicts,
+                line.model_ideal, line.model_excess, line.plain_ideal);
     EXPECT_EQ(c.sass.load_wavefronts, e.load_wavefronts) << p.name;
     EXPECT_EQ(c.sass.store_wavefronts, e.store_wavefronts) << p.name;
     const bool full = a.mask == kit::kFullMask;
@@ -91,6 +184,8 @@ protected:
   }
   int checked_ = 0;
   int unverified_ = 0;
+  /// Every check's measurement, by the name it was checked under, for KIT_IDEAL_CSV.
+  inline static std::map<std::string, IdealLine> measured_;
 };
 
 TEST_F(IdealAgainstConflictCounters, MeasuredExamples) {
