@@ -3,7 +3,6 @@
 // keep it right.
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,41 +12,18 @@
 
 #include "kit/buffer.hpp"
 #include "kit/testing.hpp"
-#include "score_rows_reference.hpp"
+#include "kit/testing_score_rows.hpp"
 
 namespace {
 
-using ScoreRows = std::function<void(const float*, int, int, const float*, float*)>;
+/// Not multiples of the tile; kit::testing::for_each_random_problem adds 4099 x 300 (drops
+/// 1000 x 777 in small mode).
+const std::vector<std::pair<int, int>> kShapes = {{1, 1},   {1, 33},  {31, 33}, {33, 31},
+                                                  {32, 32}, {64, 96}, {100, 1}, {1000, 777}};
 
+template <class ScoreRows>
 void expect_matches_the_cpu(const std::string& name, const ScoreRows& score_rows) {
-  const std::uint64_t seed = kit::testing::fresh_seed();
-  std::vector<std::pair<int, int>> shapes = {{1, 1},   {1, 33},  {31, 33}, {33, 31},
-                                             {32, 32}, {64, 96}, {100, 1}, {1000, 777}};
-  if (kit::small_mode()) {
-    shapes.pop_back();
-  } else {
-    shapes.push_back({4099, 300});
-  }
-  for (const auto& [n_rows, n_cols] : shapes) {
-    const std::vector<float> rows = kit::testing::random_floats(
-        static_cast<std::size_t>(n_rows) * n_cols, seed + static_cast<std::uint64_t>(n_rows));
-    const std::vector<float> queries =
-        kit::testing::random_floats(static_cast<std::size_t>(lesson03::kQueries) * n_cols,
-                                    seed ^ static_cast<std::uint64_t>(n_cols));
-    kit::DeviceBuffer<float> d_rows(rows), d_queries(queries);
-    kit::DeviceBuffer<float> d_scores(static_cast<std::size_t>(lesson03::kQueries) * n_rows);
-    d_scores.fill_bytes(0xff); // NaN poison: a score never written cannot pass
-    score_rows(d_rows.get(), n_rows, n_cols, d_queries.get(), d_scores.get());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    const std::vector<float> got = d_scores.download();
-    const std::vector<lesson03::testing::Expected> want =
-        lesson03::testing::reference(rows, n_rows, n_cols, queries);
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      ASSERT_NEAR(got[i], want[i].value, want[i].tol)
-          << name << ": " << n_rows << " x " << n_cols << ", query " << i / n_rows << ", row "
-          << i % n_rows;
-    }
-  }
+  kit::testing::expect_scores_near_reference(name, kShapes, lesson03::kQueries, score_rows);
 }
 
 TEST(ScoreRows, MatchesTheCpuOnRandomData) {
