@@ -5,8 +5,8 @@
 
 #include <demo.hpp>
 
-#include "kit/buffer.hpp"
 #include "kit/testing.hpp"
+#include "kit/testing_score_rows.hpp"
 #include "score_rows_trace.hpp"
 
 namespace lesson03::testing {
@@ -18,22 +18,13 @@ inline void expect_slowdown_against_twin() {
   constexpr int kColumnTiles = 8;
   const int n_rows =
       kit::saturating_blocks(score_rows_twin_kernel(), kBlockThreads, 0) * kTileRows * kWaves;
-  const int n_cols = kTileDim * kColumnTiles;
-  kit::DeviceBuffer<float> d_rows(static_cast<std::size_t>(n_rows) * n_cols);
-  kit::DeviceBuffer<float> d_queries(static_cast<std::size_t>(kQueries) * n_cols);
-  kit::DeviceBuffer<float> d_scores(static_cast<std::size_t>(kQueries) * n_rows);
-  d_rows.fill_bytes(0);
-  d_queries.fill_bytes(0);
+  kit::testing::ScoreRowsProblem p(n_rows, kTileDim * kColumnTiles, kQueries);
   // Static shared memory only: kSharedFloats floats in both kernels.
-  const kit::Launch a{"score_rows", score_rows_kernel(), kBlockThreads, 0, [&](cudaStream_t s) {
-                        score_rows(d_rows.get(), n_rows, n_cols, d_queries.get(), d_scores.get(),
-                                   s);
-                      }};
-  const kit::Launch b{
-      "score_rows_twin", score_rows_twin_kernel(), kBlockThreads, 0, [&](cudaStream_t s) {
-        score_rows_twin(d_rows.get(), n_rows, n_cols, d_queries.get(), d_scores.get(), s);
-      }};
-  KIT_EXPECT_SLOWDOWN(a, b, model_ratio(n_rows, n_cols));
+  KIT_EXPECT_SLOWDOWN(p.launch("score_rows", score_rows_kernel(), kBlockThreads,
+                               [](auto... args) { score_rows(args...); }),
+                      p.launch("score_rows_twin", score_rows_twin_kernel(), kBlockThreads,
+                               [](auto... args) { score_rows_twin(args...); }),
+                      model_ratio(p.n_rows, p.n_cols));
 }
 
 } // namespace lesson03::testing

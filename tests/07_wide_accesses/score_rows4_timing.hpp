@@ -5,8 +5,8 @@
 
 #include <demo.hpp>
 
-#include "kit/buffer.hpp"
 #include "kit/testing.hpp"
+#include "kit/testing_score_rows.hpp"
 #include "score_rows4_trace.hpp"
 
 namespace lesson07::testing {
@@ -19,22 +19,13 @@ inline void expect_slowdown_against_twin(double model_ratio) {
   constexpr int kColumnTiles = 8;
   const int n_rows =
       kit::saturating_blocks(score_rows4_twin_kernel(), kBlockThreads, 0) * kTileRows * kWaves;
-  const int n_cols = kTileDim * kColumnTiles;
-  kit::DeviceBuffer<float> d_rows(static_cast<std::size_t>(n_rows) * n_cols);
-  kit::DeviceBuffer<float> d_queries(static_cast<std::size_t>(kQueries) * n_cols);
-  kit::DeviceBuffer<float> d_scores(static_cast<std::size_t>(kQueries) * n_rows);
-  d_rows.fill_bytes(0);
-  d_queries.fill_bytes(0);
+  kit::testing::ScoreRowsProblem p(n_rows, kTileDim * kColumnTiles, kQueries);
   // Static shared memory only: kSharedFloats floats in both kernels.
-  const kit::Launch a{"score_rows4", score_rows4_kernel(), kBlockThreads, 0, [&](cudaStream_t s) {
-                        score_rows4(d_rows.get(), n_rows, n_cols, d_queries.get(), d_scores.get(),
-                                    s);
-                      }};
-  const kit::Launch b{
-      "score_rows4_twin", score_rows4_twin_kernel(), kBlockThreads, 0, [&](cudaStream_t s) {
-        score_rows4_twin(d_rows.get(), n_rows, n_cols, d_queries.get(), d_scores.get(), s);
-      }};
-  KIT_EXPECT_SLOWDOWN(a, b, model_ratio);
+  KIT_EXPECT_SLOWDOWN(p.launch("score_rows4", score_rows4_kernel(), kBlockThreads,
+                               [](auto... args) { score_rows4(args...); }),
+                      p.launch("score_rows4_twin", score_rows4_twin_kernel(), kBlockThreads,
+                               [](auto... args) { score_rows4_twin(args...); }),
+                      model_ratio);
 }
 
 } // namespace lesson07::testing

@@ -7,8 +7,8 @@
 #include <demo.hpp>
 
 #include "kit/bands.hpp"
-#include "kit/buffer.hpp"
 #include "kit/testing.hpp"
+#include "kit/testing_score_rows.hpp"
 #include "score_rows_trace.hpp"
 
 namespace lesson08::testing {
@@ -17,26 +17,17 @@ namespace lesson08::testing {
 /// for the timer: same block, same static shared memory (kSharedFloats floats), so the timer's
 /// occupancy check holds.
 struct ScoreRowsRun {
-  int n_rows = kit::saturating_blocks(score_rows_twin_kernel(), kBlockThreads, 0) * kTileDim * 8;
-  int n_cols = kTileDim * 8;
-  kit::DeviceBuffer<float> rows{static_cast<std::size_t>(n_rows) * n_cols};
-  kit::DeviceBuffer<float> queries{static_cast<std::size_t>(kQueries) * n_cols};
-  kit::DeviceBuffer<float> scores{static_cast<std::size_t>(kQueries) * n_rows};
+  kit::testing::ScoreRowsProblem p{
+      kit::saturating_blocks(score_rows_twin_kernel(), kBlockThreads, 0) * kTileDim * 8,
+      kTileDim * 8, kQueries};
 
-  ScoreRowsRun() {
-    rows.fill_bytes(0);
-    queries.fill_bytes(0);
-  }
   kit::Launch exercise() {
-    return {"score_rows", score_rows_kernel(), kBlockThreads, 0, [this](cudaStream_t s) {
-              score_rows(rows.get(), n_rows, n_cols, queries.get(), scores.get(), s);
-            }};
+    return p.launch("score_rows", score_rows_kernel(), kBlockThreads,
+                    [](auto... args) { score_rows(args...); });
   }
   kit::Launch twin() {
-    return {"score_rows_twin (pitch 34)", score_rows_twin_kernel(), kBlockThreads, 0,
-            [this](cudaStream_t s) {
-              score_rows_twin(rows.get(), n_rows, n_cols, queries.get(), scores.get(), s);
-            }};
+    return p.launch("score_rows_twin (pitch 34)", score_rows_twin_kernel(), kBlockThreads,
+                    [](auto... args) { score_rows_twin(args...); });
   }
 };
 
@@ -44,7 +35,7 @@ struct ScoreRowsRun {
 /// model's ratio of their traces: the regime where the shared-memory pipe sets the time.
 inline void expect_slowdown_against_twin() {
   ScoreRowsRun run;
-  KIT_EXPECT_SLOWDOWN(run.exercise(), run.twin(), model_ratio(run.n_rows, run.n_cols));
+  KIT_EXPECT_SLOWDOWN(run.exercise(), run.twin(), model_ratio(run.p.n_rows, run.p.n_cols));
 }
 
 /// Times score_rows against score_rows_twin and expects it no slower: its time over the twin's
@@ -52,7 +43,7 @@ inline void expect_slowdown_against_twin() {
 /// [kit-slowdown] line beside the model's ratio (which it does not reach: README).
 inline void expect_no_slower_than_twin() {
   ScoreRowsRun run;
-  const double model = model_ratio(run.n_rows, run.n_cols);
+  const double model = model_ratio(run.p.n_rows, run.p.n_cols);
   const kit::AtLeastVerdict at = kit::judge_at_least(
       run.exercise(), run.twin(), [](const kit::Slowdown& s) { return 1.0 / s.ratio; },
       1.0 / kit::kUnitBandHigh, "score_rows' speed over the padded twin's");

@@ -1,7 +1,8 @@
 /// @file testing_score_rows.hpp
 /// @brief GPU tests of the score_rows kernels (scores[j][r] = rows[r] . queries[j]): the CPU
-/// reference in double with its float error bound, and the loop that runs a kernel on fresh
-/// random problems of several shapes into poisoned outputs.
+/// reference in double with its float error bound, the loop that runs a kernel on fresh
+/// random problems of several shapes into poisoned outputs, and the zeroed data a kernel is
+/// timed on against its twin.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 #include "kit/cuda_check.hpp"
 #include "kit/device.hpp"
 #include "kit/testing.hpp"
+#include "kit/timer.hpp"
 
 namespace kit::testing {
 
@@ -101,5 +103,33 @@ void expect_scores_near_reference(const std::string& name, std::vector<std::pair
                             }
                           });
 }
+
+/// Zeroed device data for timing a score_rows kernel against its twin: `n_rows` x `n_cols`
+/// rows, `n_queries` queries of n_cols floats, and n_queries x n_rows scores.
+struct ScoreRowsProblem {
+  int n_rows;                       ///< Rows scored.
+  int n_cols;                       ///< Floats per row and per query.
+  kit::DeviceBuffer<float> rows;    ///< [n_rows][n_cols], zeros.
+  kit::DeviceBuffer<float> queries; ///< [n_queries][n_cols], zeros.
+  kit::DeviceBuffer<float> scores;  ///< [n_queries][n_rows].
+
+  ScoreRowsProblem(int n_rows_, int n_cols_, int n_queries)
+      : n_rows(n_rows_), n_cols(n_cols_), rows(static_cast<std::size_t>(n_rows_) * n_cols_),
+        queries(static_cast<std::size_t>(n_queries) * n_cols_),
+        scores(static_cast<std::size_t>(n_queries) * n_rows_) {
+    rows.fill_bytes(0);
+    queries.fill_bytes(0);
+  }
+
+  /// The kit::Launch `name` of `kernel` (`block_threads` threads, no dynamic shared memory)
+  /// that runs `score_rows(rows, n_rows, n_cols, queries, scores, stream)` on this data.
+  template <class ScoreRows>
+  kit::Launch launch(std::string name, const void* kernel, int block_threads,
+                     ScoreRows score_rows) {
+    return {std::move(name), kernel, block_threads, 0, [this, score_rows](cudaStream_t s) {
+              score_rows(rows.get(), n_rows, n_cols, queries.get(), scores.get(), s);
+            }};
+  }
+};
 
 } // namespace kit::testing
