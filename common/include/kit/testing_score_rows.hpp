@@ -113,6 +113,7 @@ struct ScoreRowsProblem {
   kit::DeviceBuffer<float> queries; ///< [n_queries][n_cols], zeros.
   kit::DeviceBuffer<float> scores;  ///< [n_queries][n_rows].
 
+  /// Allocates the three buffers and zeroes the rows and the queries.
   ScoreRowsProblem(int n_rows_, int n_cols_, int n_queries)
       : n_rows(n_rows_), n_cols(n_cols_), rows(static_cast<std::size_t>(n_rows_) * n_cols_),
         queries(static_cast<std::size_t>(n_queries) * n_cols_),
