@@ -14,12 +14,8 @@ namespace {
 
 TEST(TileIndex, OneToOneIntoTheTileBuffer) {
   const auto clash = kit::first_collision(lesson03::TileLayout{}, lesson03::kTileCapacity);
-  ASSERT_FALSE(clash) << "element (" << clash->b.row << ", " << clash->b.col << ") at offset "
-                      << clash->offset
-                      << (clash->offset < 0 || clash->offset >= lesson03::kTileCapacity
-                              ? " lies outside the tile's kTileCapacity floats"
-                              : " shares its float with element (" + std::to_string(clash->a.row) +
-                                    ", " + std::to_string(clash->a.col) + ")");
+  ASSERT_FALSE(clash) << kit::describe(*clash, lesson03::kTileCapacity,
+                                       "the tile's kTileCapacity floats");
 }
 
 TEST(TileIndex, EveryRowIsOneWavefront) {

@@ -17,12 +17,8 @@ namespace {
 
 TEST(TileGuard, OneToOneIntoTheTileBuffer) {
   const auto clash = kit::first_collision(lesson07::TileLayout{}, lesson07::kTileCapacity);
-  ASSERT_FALSE(clash) << "element (" << clash->b.row << ", " << clash->b.col << ") at offset "
-                      << clash->offset
-                      << (clash->offset < 0 || clash->offset >= lesson07::kTileCapacity
-                              ? " lies outside the tile's kTileCapacity floats"
-                              : " shares its float with element (" + std::to_string(clash->a.row) +
-                                    ", " + std::to_string(clash->a.col) + ")");
+  ASSERT_FALSE(clash) << kit::describe(*clash, lesson07::kTileCapacity,
+                                       "the tile's kTileCapacity floats");
 }
 
 TEST(TileGuard, EveryFloat4LoadIsAligned) {

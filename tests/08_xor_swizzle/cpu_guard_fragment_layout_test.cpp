@@ -17,9 +17,8 @@ using lesson08::kFragmentRows;
 
 TEST(FragmentTile, OneToOneWithoutPadding) {
   const auto clash = kit::first_collision(lesson08::FragmentTile{}, kFragmentRows * kFragmentCols);
-  ASSERT_FALSE(clash) << "element (" << clash->b.row << ", " << clash->b.col << ") at offset "
-                      << clash->offset
-                      << " collides or lies outside the 16 x 64 halves: no padding here";
+  ASSERT_FALSE(clash) << kit::describe(*clash, kFragmentRows * kFragmentCols,
+                                       "the 16 x 64 halves: no padding here");
 }
 
 TEST(FragmentTile, ChunksStayWholeAndAligned) {

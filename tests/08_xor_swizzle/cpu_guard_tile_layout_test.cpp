@@ -18,12 +18,8 @@ using lesson08::kTileDim;
 TEST(TileLayout, OneToOneWithoutPadding) {
   constexpr int kFloats = kTileDim * kTileDim;
   const auto clash = kit::first_collision(lesson08::TileLayout{}, kFloats);
-  ASSERT_FALSE(clash) << "element (" << clash->b.row << ", " << clash->b.col << ") at offset "
-                      << clash->offset
-                      << (clash->offset < 0 || clash->offset >= kFloats
-                              ? " lies outside the tile's 32 x 32 floats: no padding here"
-                              : " shares its float with element (" + std::to_string(clash->a.row) +
-                                    ", " + std::to_string(clash->a.col) + ")");
+  ASSERT_FALSE(clash) << kit::describe(*clash, kFloats,
+                                       "the tile's 32 x 32 floats: no padding here");
 }
 
 TEST(PairStore, PutsBothFloatsWhereTheLayoutSays) {

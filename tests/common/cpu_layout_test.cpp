@@ -2,6 +2,7 @@
 // the array a layout needs, collisions, and warp accesses the bank model takes.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "kit/bank_model.hpp"
@@ -87,6 +88,12 @@ TEST(Layout, FirstCollisionNamesBothElementsOrTheOneOutside) {
   ASSERT_TRUE(outside) << "the padded tile needs 1055 floats";
   EXPECT_GE(outside->offset, 1024);
   EXPECT_FALSE(kit::first_collision(Padded{}, kit::cosize<Padded>()));
+  EXPECT_EQ(kit::describe(*clash, 1024, "the tile"),
+            "element (16, 0) at offset 0 shares its offset with element (0, 0)");
+  EXPECT_EQ(kit::describe(*outside, 1024, "the tile's 1024 floats"),
+            "element (" + std::to_string(outside->b.row) + ", " + std::to_string(outside->b.col) +
+                ") at offset " + std::to_string(outside->offset) +
+                " lies outside the tile's 1024 floats");
 }
 
 TEST(Layout, WarpAccessWidthsAndInactiveLanes) {

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "kit/bank_model.hpp"
@@ -152,6 +153,19 @@ std::optional<Collision> first_collision(const Layout& layout, int capacity) {
     }
   }
   return std::nullopt;
+}
+
+/// A collision in words, for a test's failure message: "element (r, c) at offset o lies outside
+/// <region>" when the offset is outside [0, capacity), else "element (r, c) at offset o shares
+/// its offset with element (r', c')".
+inline std::string describe(const Collision& c, int capacity, const std::string& region) {
+  const std::string where = "element (" + std::to_string(c.b.row) + ", " + std::to_string(c.b.col) +
+                            ") at offset " + std::to_string(c.offset);
+  if (c.offset < 0 || c.offset >= capacity) {
+    return where + " lies outside " + region;
+  }
+  return where + " shares its offset with element (" + std::to_string(c.a.row) + ", " +
+         std::to_string(c.a.col) + ")";
 }
 
 /// One warp instruction on a layout: lane l touches the element at `coord_of(l)` (a Coord, or
