@@ -9,9 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,6 +21,7 @@
 #include "gemm_trace.hpp"
 #include "kit/counters.hpp"
 #include "kit/device.hpp"
+#include "kit/measurement_csv.hpp"
 #include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 
@@ -55,13 +54,7 @@ std::optional<double> counted(kit::CounterSession& s, const kit::Pattern& p) {
   return c.sass.load_wavefronts_per_request();
 }
 
-std::string fixed(double v, int digits) {
-  std::ostringstream o;
-  o.setf(std::ios::fixed);
-  o.precision(digits);
-  o << v;
-  return o.str();
-}
+using kit::testing::csv_fixed;
 
 /// Writes `rows` under the measurement header into `folder`/`name` when the environment asks.
 void write_csv(const char* name, const std::string& columns, const std::vector<std::string>& rows) {
@@ -69,16 +62,13 @@ void write_csv(const char* name, const std::string& columns, const std::vector<s
   if (!folder) {
     return;
   }
-  std::ofstream out(*folder + "/" + name);
-  out << "# device: " << kit::device_description() << "\n# date: " << kit::utc_date()
-      << "\n# command: LESSON09_MEASUREMENTS_OUT=docs/measurements "
-         "build/gpu-check/tests/solution/lesson09_solution_gpu "
-         "--gtest_filter=GemmTable.EveryVariantBesideCublas\n"
-      << columns << "\n";
-  for (const std::string& r : rows) {
-    out << r << "\n";
-  }
-  ASSERT_TRUE(out.good()) << "could not write " << *folder << "/" << name;
+  const kit::testing::MeasurementTable table{"LESSON09_MEASUREMENTS_OUT=docs/measurements "
+                                             "build/gpu-check/tests/solution/lesson09_solution_gpu "
+                                             "--gtest_filter=GemmTable.EveryVariantBesideCublas",
+                                             {},
+                                             columns,
+                                             rows};
+  ASSERT_TRUE(kit::testing::write_measurement_csv(*folder + "/" + name, table));
   std::printf("[gemm-table] wrote %s/%s\n", folder->c_str(), name);
 }
 
@@ -127,17 +117,19 @@ TEST(GemmTable, EveryVariantBesideCublas) {
   const auto share = [&](std::size_t i, std::size_t s) {
     return ms[i][s] > 0 ? ms[all.size()][s] / ms[i][s] : 0;
   };
-  const auto opt = [](const std::optional<double>& v) { return v ? fixed(*v, 2) : std::string(); };
+  const auto opt = [](const std::optional<double>& v) {
+    return v ? csv_fixed(*v, 2) : std::string();
+  };
   for (std::size_t i = 0; i <= all.size(); ++i) {
     std::string row = i < all.size() ? all[i].name : "cublasSgemm";
     if (i < all.size()) {
-      row += "," + fixed(kit::wavefronts(reads[i].b.access), 2) + "," + opt(b_counted[i]) + "," +
-             fixed(kit::wavefronts(reads[i].a.access), 2) + "," + opt(a_counted[i]);
+      row += "," + csv_fixed(kit::wavefronts(reads[i].b.access), 2) + "," + opt(b_counted[i]) +
+             "," + csv_fixed(kit::wavefronts(reads[i].a.access), 2) + "," + opt(a_counted[i]);
     } else {
       row += ",,,,";
     }
-    row += "," + fixed(rate(i, 0), 0) + "," + fixed(share(i, 0), 3) + "," + fixed(rate(i, 1), 0) +
-           "," + fixed(share(i, 1), 3);
+    row += "," + csv_fixed(rate(i, 0), 0) + "," + csv_fixed(share(i, 0), 3) + "," +
+           csv_fixed(rate(i, 1), 0) + "," + csv_fixed(share(i, 1), 3);
     std::printf("[gemm-table] %s\n", row.c_str());
     rows.push_back(row);
   }
@@ -165,7 +157,8 @@ TEST(GemmTable, EveryVariantBesideCublas) {
     const double median = (g[4] + g[5]) / 2;
     const std::string row = all[slower].name + "," + all[faster].name + "," + std::to_string(m) +
                             "," + std::to_string(n) + "," + std::to_string(k) + ",10," +
-                            fixed(median, 3) + "," + fixed(g.front(), 3) + "," + fixed(g.back(), 3);
+                            csv_fixed(median, 3) + "," + csv_fixed(g.front(), 3) + "," +
+                            csv_fixed(g.back(), 3);
     std::printf("[gemm-gain] %s\n", row.c_str());
     gains.push_back(row);
   }

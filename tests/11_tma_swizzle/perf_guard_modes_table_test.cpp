@@ -7,10 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +18,7 @@
 #include "kit/buffer.hpp"
 #include "kit/counters.hpp"
 #include "kit/device.hpp"
+#include "kit/measurement_csv.hpp"
 #include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 #include "kit/timer.hpp"
@@ -94,38 +93,33 @@ std::string box_name(Config c) {
 
 void write_csv(const std::string& path, const std::vector<Row>& rows,
                const std::vector<ColumnRow>& columns) {
-  std::ofstream f(path);
-  f << "# device: " << kit::device_description() << "\n"
-    << "# date: " << kit::utc_date() << "\n"
-    << "# command: LESSON11_TABLE_CSV=docs/measurements/tma_modes.csv ctest --test-dir <build> "
-       "-R solution/lesson11/ModesTable\n"
-    << "# note: score_tiles over a " << kTimedRows << " x " << kTimedCols
-    << " float matrix, 16 warps a block each reading every tile; time: median of one run's "
-       "launches; counters over a "
-    << kCountedRows << " x " << kCountedCols
-    << " matrix; the 4-byte rows: the pattern microbenchmark reading the mode's box layout, "
-       "no time\n"
-    << "mode,box,read,model_wavefronts,counter_wavefronts,counter_store_requests,time_us\n";
+  using kit::testing::csv_fixed;
+  kit::testing::MeasurementTable table{
+      "LESSON11_TABLE_CSV=docs/measurements/tma_modes.csv ctest --test-dir <build> "
+      "-R solution/lesson11/ModesTable",
+      {"score_tiles over a " + std::to_string(kTimedRows) + " x " + std::to_string(kTimedCols) +
+       " float matrix, 16 warps a block each reading every tile; time: median of one run's "
+       "launches; counters over a " +
+       std::to_string(kCountedRows) + " x " + std::to_string(kCountedCols) +
+       " matrix; the 4-byte rows: the pattern microbenchmark reading the mode's box layout, "
+       "no time"},
+      "mode,box,read,model_wavefronts,counter_wavefronts,counter_store_requests,time_us",
+      {}};
   for (const Row& r : rows) {
-    char model[32], counted[32] = "", time[32];
-    std::snprintf(model, sizeof model, "%.0f", r.model);
-    if (r.counters) {
-      std::snprintf(counted, sizeof counted, "%.2f", *r.counters);
-    }
-    std::snprintf(time, sizeof time, "%.1f", r.time_us);
-    f << lesson11::mode_name(lesson11::config_mode(r.config)) << "," << box_name(r.config) << ",\""
-      << read_pattern(r.config) << "\"," << model << "," << counted << ","
-      << (r.stores ? std::to_string(*r.stores) : "") << "," << time << "\n";
+    table.rows.push_back(
+        lesson11::mode_name(lesson11::config_mode(r.config)) + "," + box_name(r.config) + ",\"" +
+        read_pattern(r.config) + "\"," + csv_fixed(r.model, 0) + "," +
+        (r.counters ? csv_fixed(*r.counters, 2) : "") + "," +
+        (r.stores ? std::to_string(*r.stores) : "") + "," + csv_fixed(r.time_us, 1));
   }
   for (const ColumnRow& r : columns) {
-    char counted[32] = "";
-    if (r.counters) {
-      std::snprintf(counted, sizeof counted, "%.2f", *r.counters);
-    }
-    f << lesson11::mode_name(r.mode) << "," << lesson11::kBoxRows << " x " << r.box_cols
-      << ",\"float 0 of rows 0-31 (4 B a lane)\"," << kit::wavefronts(r.pattern.access) << ","
-      << counted << ",,\n";
+    table.rows.push_back(lesson11::mode_name(r.mode) + "," + std::to_string(lesson11::kBoxRows) +
+                         " x " + std::to_string(r.box_cols) +
+                         ",\"float 0 of rows 0-31 (4 B a lane)\"," +
+                         std::to_string(kit::wavefronts(r.pattern.access)) + "," +
+                         (r.counters ? csv_fixed(*r.counters, 2) : "") + ",,");
   }
+  ASSERT_TRUE(kit::testing::write_measurement_csv(path, table));
 }
 
 TEST(ModesTable, CountersEqualTheModelAndSwizzlingIsNeverSlower) {
