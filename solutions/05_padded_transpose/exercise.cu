@@ -22,7 +22,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     const kit::Coord e = store_coord(x, y);
     tile[layout(e.row, e.col)] = in[kit::matrix_index(row0 + y, col0 + x, cols)];
   };
-  const auto write = [&](int y) { // phase 2 of thread (x, y): one tile element out
+  const auto write_out = [&](int y) { // phase 2 of thread (x, y): one tile element out
     const kit::Coord e = load_coord(x, y);
     out[kit::matrix_index(col0 + y, row0 + x, rows)] = tile[layout(e.row, e.col)];
   };
@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < kTileDim; k += kBlockWarps) {
-      write(static_cast<int>(threadIdx.y) + k);
+      write_out(static_cast<int>(threadIdx.y) + k);
     }
   } else {
     // A ragged tile on the right or bottom edge. The loop bound is the same for the 32
@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     __syncthreads();
     for (int y = static_cast<int>(threadIdx.y); y < tile_cols; y += kBlockWarps) {
       if (x < tile_rows) {
-        write(y);
+        write_out(y);
       }
     }
   }
