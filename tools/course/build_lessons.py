@@ -32,7 +32,7 @@ def build_lessons(args) -> int:
         lessons = [lesson_by_number(lessons, n) for n in numbers]
     if not lessons:
         raise CourseError(f"{build.source_dir} has no lessons to build")
-    status = build.build_lessons(lessons, args.jobs)
+    status = build.build_lessons(lessons, args.jobs, timeout=args.timeout)
     status_path = args.status or build.status_path
     write_text_atomic(status_path, build_status_json(status))
     built = sum(not s.failed for s in status.values())
@@ -45,6 +45,8 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--build-dir", required=True, type=Path, help="a configured build folder")
     ap.add_argument("--lessons", help="only these lessons, e.g. 01,03 (default: all)")
     jobs_option(ap)
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="seconds a lesson's build may take before it is stopped (default: none)")
     ap.add_argument("--status", type=Path,
                     help="where to write the status JSON (default: <build>/course/build-status.json)")
     args = ap.parse_args(argv)

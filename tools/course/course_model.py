@@ -20,6 +20,7 @@ import fnmatch
 import json
 import os
 import re
+import signal
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -352,39 +353,60 @@ class Build:
             return ["--", "-k", "0"]
         return []
 
-    def build_target(self, target: str, jobs: int, capture: bool) -> subprocess.CompletedProcess:
+    def build_target(self, target: str, jobs: int, capture: bool,
+                     timeout: Optional[float] = None) -> subprocess.CompletedProcess:
         """`cmake --build` of one target, keeping going past a program that does not compile.
-        With capture, the output (stdout and stderr together) is in the result's stdout."""
+        With capture, the output (stdout and stderr together) is in the result's stdout. Past
+        `timeout` seconds the build and every compiler it started are stopped: the result's
+        returncode is then None."""
         env = dict(os.environ)
         for key in ("MAKEFLAGS", "MFLAGS"):  # a parent make's jobserver is not ours
             env.pop(key, None)
         out = subprocess.PIPE if capture else None
-        return subprocess.run(["cmake", "--build", str(self.dir), "--target", target,
-                               "-j", str(jobs), *self.keep_going()], stdout=out,
-                              stderr=subprocess.STDOUT if capture else None, text=True,
-                              errors="replace", env=env)
+        argv = ["cmake", "--build", str(self.dir), "--target", target, "-j", str(jobs),
+                *self.keep_going()]
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT if capture else None,
+                                text=True, errors="replace", env=env,
+                                # its own process group, to stop it whole at the timeout (without
+                                # one, Ctrl-C at the terminal reaches the build as it should)
+                                start_new_session=timeout is not None)
+        try:
+            stdout, _ = proc.communicate(timeout=timeout)
+            return subprocess.CompletedProcess(argv, proc.returncode, stdout)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            stdout, _ = proc.communicate()
+            return subprocess.CompletedProcess(argv, None, stdout)
 
-    def build_lesson(self, lesson: Lesson, jobs: int) -> LessonBuild:
-        """Builds the lesson's target on its own; its log goes to <build>/course/build-lessonNN.log."""
+    def build_lesson(self, lesson: Lesson, jobs: int, timeout: Optional[float] = None) -> LessonBuild:
+        """Builds the lesson's target on its own; its log goes to <build>/course/build-lessonNN.log.
+        A build that takes longer than `timeout` seconds did not build."""
         log_path = self.state_dir / f"build-{lesson.label}.log"
-        proc = self.build_target(lesson.label, jobs, capture=True)
+        proc = self.build_target(lesson.label, jobs, capture=True, timeout=timeout)
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True)
-            log_path.write_text(proc.stdout)
+            log_path.write_text(proc.stdout or "")
         except OSError as e:
             raise CourseError(f"cannot write {log_path}: {e.strerror or e}") from None
+        if proc.returncode is None:
+            return LessonBuild(DID_NOT_BUILD, f"the build took longer than {timeout:.0f} s and was "
+                                              f"stopped", str(log_path))
         if proc.returncode == 0:
             return LessonBuild(BUILT, log=str(log_path))
-        return LessonBuild(DID_NOT_BUILD, first_error(proc.stdout), str(log_path))
+        return LessonBuild(DID_NOT_BUILD, first_error(proc.stdout or ""), str(log_path))
 
     def build_lessons(self, lessons: List[Lesson], jobs: int,
-                      say: Callable[..., None] = print) -> Dict[str, LessonBuild]:
+                      say: Callable[..., None] = print,
+                      timeout: Optional[float] = None) -> Dict[str, LessonBuild]:
         """Builds each lesson's target on its own, so one that does not compile hides no other;
         says how each went, one line each."""
         status = {}
         for lesson in lessons:
             say(f"building {lesson.label} ({lesson.title}) ...", end=" ", flush=True)
-            result = self.build_lesson(lesson, jobs)
+            result = self.build_lesson(lesson, jobs, timeout)
             say(result.status + (f": {result.error}" if result.failed else ""), flush=True)
             status[lesson.label] = result
         return status

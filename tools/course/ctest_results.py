@@ -57,6 +57,8 @@ class TestResult:
     reason: str = ""  # the skip reason, or why a failure is not an assertion failure
     labels: list[str] = field(default_factory=list)  # from the report, where ctest records them
     program: str = ""  # for NOT_BUILT: the program that is not built
+    verdict: str = ""  # the grader's verdict (grade_tests.py), where the report carries one
+    message: str = ""  # the failure's or the skip's message
 
     @property
     def passed(self) -> bool:
@@ -150,11 +152,15 @@ def read_junit(path: Path) -> dict[str, TestResult]:
         output = out_el.text if out_el is not None and out_el.text else ""
         kind, reason = classify(status, message, output)
         labels: list[str] = []
+        verdict = ""
         for prop in case.iter("property"):
             if prop.get("name") == "cmake_labels" and prop.get("value"):
                 labels = prop.get("value", "").split(";")
+            elif prop.get("name") == "course_verdict":
+                verdict = prop.get("value", "") or ""
         program = missing_program(message, output) if kind == NOT_BUILT else ""
-        results[name] = TestResult(name, kind, output, reason, labels, program or "")
+        results[name] = TestResult(name, kind, output, reason, labels, program or "", verdict,
+                                   message)
     if root.tag not in ("testsuite", "testsuites"):
         raise ResultError(f"{path}: root element <{root.tag}> is not a JUnit test suite")
     return results

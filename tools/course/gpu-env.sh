@@ -3,20 +3,30 @@
 # LD_LIBRARY_PATH. GitHub Classroom's autograding steps run their command with a stripped
 # environment (PATH and HOME only), so every step on the GPU runner goes through this wrapper:
 #
-#   bash tools/course/gpu-env.sh ctest --test-dir build/grade -L lesson01
+#   bash tools/course/gpu-env.sh python3 tools/course/grade.py lesson 01 --build-dir build/grade
 #
 # The toolkit is the first of: $CUDA_HOME, $CUDA_PATH, the nvcc on PATH, then the folders in
-# $GPU_ENV_CUDA_DIRS (default: /usr/local/cuda /opt/cuda). A runner that needs more (a module system, a second toolkit) puts its lines in
-# ~/.course-gpu-env, which is sourced first.
+# $GPU_ENV_CUDA_DIRS (default: /usr/local/cuda /opt/cuda). A runner that needs more (a module
+# system, a second toolkit) puts its lines in /etc/course-gpu-env, which is sourced first. That
+# file must belong to root and be writable by root alone: nothing a graded program could have
+# written (the runner's own home folder, for instance) is ever sourced.
 set -euo pipefail
 
 if [ $# -eq 0 ]; then
   echo "gpu-env.sh: give the command to run, e.g. gpu-env.sh ctest --test-dir build/grade" >&2
   exit 2
 fi
-if [ -f "${HOME:-/nonexistent}/.course-gpu-env" ]; then
-  # shellcheck disable=SC1091
-  . "$HOME/.course-gpu-env"
+site="${COURSE_GPU_ENV_FILE:-/etc/course-gpu-env}"
+if [ -e "$site" ]; then
+  # shellcheck disable=SC2012  # ls -ln is the portable way to read the owner and the mode
+  read -r mode _ owner _ < <(ls -ln "$site")
+  if [ ! -f "$site" ] || [ "$owner" != 0 ] || [ "${mode:5:1}" = w ] || [ "${mode:8:1}" = w ]; then
+    echo "gpu-env.sh: refusing to source $site: it must be a regular file owned by root and" \
+         "writable by root alone (chown root $site; chmod 644 $site)" >&2
+    exit 2
+  fi
+  # shellcheck disable=SC1090
+  . "$site"
 fi
 
 cuda=""

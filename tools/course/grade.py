@@ -36,13 +36,15 @@ from typing import Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_cli import (Parser, jobs_option, lesson_number, make_dir, non_negative,  # noqa: E402
-                        percentage, run_main, write_output)
+                        percentage, run_main, split_list, write_output)
 from course_model import (ROOT, TREES, Build, CourseError, Lesson, LessonBuild,  # noqa: E402
-                          find_lessons, read_build_status, split_test_name)
-from ctest_results import ResultError, TestInfo, TestResult, list_tests, read_junit, run_ctest  # noqa: E402
+                          find_lessons, lesson_by_number, read_build_status, split_test_name)
+from ctest_results import ResultError, TestInfo, TestResult, list_tests, read_junit  # noqa: E402
+import grade_tests  # noqa: E402
 from grade_report import fmt, to_json, to_markdown  # noqa: E402
 from points_table import load_points, whole_or_float  # noqa: E402
-from scoring import NOT_BUILT, NOT_RUN, PASSED, Grade, score  # noqa: E402
+from scoring import NOT_BUILT, NOT_GRADABLE, NOT_RUN, PASSED, Grade, score  # noqa: E402
+from trust import read_trust  # noqa: E402
 import templates  # noqa: E402
 
 PROG = "grade"
@@ -104,19 +106,33 @@ def summary(grade: Grade, heading: str) -> List[str]:
         line += f", pass mark {grade.pass_mark:g}%: {'passed' if grade.passed else 'below'}"
     lines = [line]
     for lesson in grade.lessons:
+        if not lesson.graded:
+            lines.append(f"  {lesson.label}: not graded")
+            continue
         counts = [f"{lesson.count(PASSED)}/{len(lesson.scored_tests)} passed"]
-        counts += [f"{lesson.count(s)} {s}" for s in (NOT_RUN, NOT_BUILT) if lesson.count(s)]
+        counts += [f"{lesson.count(s)} {s}" for s in (NOT_RUN, NOT_GRADABLE, NOT_BUILT)
+                   if lesson.count(s)]
         lines.append(f"  {lesson.label}: {fmt(lesson.score)} / {fmt(lesson.points)}  "
                      f"({', '.join(counts)})")
+    if grade.trust is not None and not grade.trust.trusted:
+        lines.append("  NOT A TRUSTED GRADE: " + " ".join(
+            line for line in grade.trust.lines if "NOT" in line or "NONE" in line or
+            line.startswith("Not a trusted"))[:400])
     return lines + [f"  warning: {w}" for w in grade.warnings]
 
 
 def cmd_report(args) -> int:
     table = load_points(args.points)
     results = read_reports(args.junit)
+    lessons = course_lessons(args.source_dir)
+    graded = None
+    if args.lessons:
+        graded = [lesson_by_number(lessons, n).label for n in split_list(args.lessons)]
     grade = score(table, results, registered_tests(args.build_dir),
-                  build_status(args.build_status, args.build_dir), args.tree,
-                  course_lessons(args.source_dir))
+                  build_status(args.build_status, args.build_dir), args.tree, lessons,
+                  graded=graded)
+    grade.trust = read_trust(args.build_dir, args.junit)
+    note_refusals(grade)
     grade.pass_mark = args.pass_mark
     if not any(lesson.tests for lesson in grade.lessons):
         grade.warnings.append(f"no {args.tree} test of any lesson in the report")
@@ -131,12 +147,34 @@ def cmd_report(args) -> int:
     return 1 if grade.passed is False else 0
 
 
+def note_refusals(grade: Grade) -> None:
+    """A lesson graded as the starter says why, with the policy's first findings."""
+    if grade.trust is None:
+        return
+    for lesson in grade.lessons:
+        if lesson.label in grade.trust.starter and lesson.graded:
+            findings = grade.trust.refused.get(lesson.label, [])
+            text = f"Graded as {grade.trust.starter[lesson.label]}"
+            if findings:
+                text += ": " + "; ".join(findings[:3]) + \
+                    (f"; and {len(findings) - 3} more" if len(findings) > 3 else "")
+            lesson.add_note(text + ".")
+
+
 def lesson_results(args, label: str) -> Dict[str, TestResult]:
-    """--junit, or the lesson's tests run now in the build folder."""
+    """--junit, or the lesson's tests run now in the build folder, each in a sandbox and
+    judged from its own report (grade_tests.py), as grade_run.sh does."""
     if args.junit is not None:
         return read_reports([args.junit])
-    junit = make_dir(Build(args.build_dir).state_dir) / f"grade-{label}.xml"
-    run_ctest(args.build_dir, junit, [f"^{label}$", f"^{args.tree}$"], jobs=args.jobs)
+    state = make_dir(Build(args.build_dir).state_dir)
+    tests = grade_tests.planned_tests(args.build_dir, args.tree, [label[len("lesson"):]])
+    if not tests:
+        raise CourseError(f"{args.build_dir} has no {args.tree} tests of {label}")
+    box = grade_tests.grading_sandbox(args.build_dir, tests, args.not_isolated)
+    machine = grade_tests.Machine.read(state / "machine.json")
+    verdicts = grade_tests.run_tests(tests, box, machine, args.jobs, say=lambda line: None)
+    junit = state / f"grade-{label}.xml"
+    grade_tests.write_outputs(verdicts, box, machine, junit, state / f"evidence-{label}.json")
     return read_reports([junit])
 
 
@@ -239,6 +277,8 @@ def make_parser() -> Parser:
     p.add_argument("--json", type=Path, help="write the JSON score file here")
     p.add_argument("--pass-mark", type=percentage, help="exit 1 below this percentage")
     p.add_argument("--heading", default="Grade", help="the report's heading (e.g. the student's name)")
+    p.add_argument("--lessons", help="the lessons this run graded, e.g. 01,03 (the others are "
+                                     "listed as not graded, and left out of the total)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("lesson", help="run one lesson's tests; exit 0 only if all passed")
@@ -247,6 +287,8 @@ def make_parser() -> Parser:
     p.add_argument("--points", type=Path, default=default_points)
     p.add_argument("--tree", choices=TREES, default="student")
     p.add_argument("--junit", type=Path, help="read this report instead of running the tests")
+    p.add_argument("--not-isolated", action="store_true",
+                   help="where no sandbox can be made, run the tests without one")
     jobs_option(p)
     p.set_defaults(func=cmd_lesson)
 

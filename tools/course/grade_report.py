@@ -6,7 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import List
 
-from scoring import FAILED, NOT_BUILT, NOT_RUN, PASSED, Grade, LessonScore
+from scoring import FAILED, NOT_BUILT, NOT_GRADABLE, NOT_RUN, PASSED, Grade, LessonScore
+
 
 def fmt(x: Fraction) -> str:
     """Points as people write them: 10, 0.67, 3.5."""
@@ -29,24 +30,35 @@ def lesson_name(lesson: LessonScore) -> str:
 
 def to_markdown(grade: Grade, heading: str) -> str:
     out = [f"## {heading}: {fmt(grade.score)} / {fmt(grade.max)} points ({grade.percent:.1f}%)", ""]
+    if grade.trust is not None:
+        out.append("**Trusted grade.**" if grade.trust.trusted else "**NOT a trusted grade.**")
+        out += [""] + [f"- {_md(line)}" for line in grade.trust.lines] + [""]
     if grade.pass_mark is not None:
         verdict = "passed" if grade.passed else "**below the pass mark**"
         out += [f"Pass mark {grade.pass_mark:g}%: {verdict}.", ""]
-    out += ["| Lesson | Points | Passed | Failed | Not run | Did not build |",
-            "|---|---:|---:|---:|---:|---:|"]
+    out += ["| Lesson | Points | Passed | Failed | Not run | Not gradable here | Did not build |",
+            "|---|---:|---:|---:|---:|---:|---:|"]
     for lesson in grade.lessons:
+        if not lesson.graded:
+            out.append(f"| {_md(lesson_name(lesson))} | not graded | | | | | |")
+            continue
         scored = lesson.scored_tests
         out.append(f"| {_md(lesson_name(lesson))} | {fmt(lesson.score)} / {fmt(lesson.points)} | "
                    f"{lesson.count(PASSED)} / {len(scored)} | {lesson.count(FAILED)} | "
-                   f"{lesson.count(NOT_RUN)} | {lesson.count(NOT_BUILT)} |")
-    out.append(f"| **Total** | **{fmt(grade.score)} / {fmt(grade.max)}** | | | | |")
+                   f"{lesson.count(NOT_RUN)} | {lesson.count(NOT_GRADABLE)} | "
+                   f"{lesson.count(NOT_BUILT)} |")
+    out.append(f"| **Total** | **{fmt(grade.score)} / {fmt(grade.max)}** | | | | | |")
     out += ["", "A test scores its points only if it ran and passed. A GPU test that was skipped "
-                "(no GPU, counters refused) is *not run* and scores zero. Guard tests (they pass "
-                "on the starter) are listed; they carry no points unless the points table says so.",
+                "is *not run*, and one this machine cannot run (no GPU, counters refused, by the "
+                "grader's own check) is *not gradable here*: both score zero and stay in the "
+                "total. Guard tests (they pass on the starter) are listed; they carry no points "
+                "unless the points table says so.",
             ""]
     for warning in grade.warnings:
         out += [f"> Warning: {_md(warning)}", ""]
     for lesson in grade.lessons:
+        if not lesson.graded:
+            continue
         out.append(f"<details><summary>Lesson {_md(lesson_name(lesson))}: "
                    f"{fmt(lesson.score)} / {fmt(lesson.points)}</summary>")
         out.append("")
@@ -80,6 +92,7 @@ def to_json(grade: Grade, sources: List[str]) -> dict:
                   "percent": round(grade.percent, 2)},
         "pass_mark": grade.pass_mark,
         "passed": grade.passed,
+        "trust": grade.trust.as_json() if grade.trust is not None else None,
         "lessons": {
             lesson.label: {
                 "title": lesson.title,
@@ -88,6 +101,7 @@ def to_json(grade: Grade, sources: List[str]) -> dict:
                 "passed": lesson.count(PASSED),
                 "tests": len(lesson.scored_tests),
                 "in_points_table": lesson.in_table,
+                "graded": lesson.graded,
                 "note": lesson.note.strip(),
             } for lesson in grade.lessons
         },

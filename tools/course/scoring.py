@@ -10,17 +10,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Dict, List, Optional
+from typing import TYPE_CHECKING, Dict, List, Optional
 
 from course_model import CourseError, Lesson, LessonBuild, role_of, split_test_name
 from ctest_results import ASSERTION, NOT_BUILT as RESULT_NOT_BUILT, PASS, SKIP, TestInfo, TestResult
 from points_table import LessonPoints, PointsTable
 from progress_report import failure_location, measurements
 
+if TYPE_CHECKING:
+    from trust import Trust
+
 PASSED = "passed"
 FAILED = "failed"
 NOT_RUN = "not run"
 NOT_BUILT = "did not build"
+NOT_GRADABLE = "not gradable here"
 UNLISTED = "not in the points table"
 
 
@@ -52,6 +56,7 @@ class LessonScore:
     tests: List[TestScore] = field(default_factory=list)
     note: str = ""
     in_table: bool = True
+    graded: bool = True  # False: left out of this run (grade_run.sh --lessons)
 
     @property
     def score(self) -> Fraction:
@@ -75,6 +80,7 @@ class Grade:
     pass_mark: Optional[float] = None
     warnings: List[str] = field(default_factory=list)
     unknown_roles: int = 0
+    trust: Optional["Trust"] = None  # what the grade can be trusted for (trust.py)
 
     @property
     def score(self) -> Fraction:
@@ -82,7 +88,8 @@ class Grade:
 
     @property
     def max(self) -> Fraction:
-        return sum((lesson.points for lesson in self.lessons if lesson.in_table), Fraction(0))
+        return sum((lesson.points for lesson in self.lessons if lesson.in_table and lesson.graded),
+                   Fraction(0))
 
     @property
     def percent(self) -> float:
@@ -120,6 +127,8 @@ class _Judge:
         return TestScore("", NOT_RUN, "not in the test report")
 
     def _judge(self, res: TestResult) -> tuple:
+        if res.verdict:
+            return self._grader_verdict(res)
         if res.status == PASS:
             return PASSED, ""
         if res.status == SKIP:
@@ -130,6 +139,17 @@ class _Judge:
             where = failure_location(res.output)
             return FAILED, f"assertion at {where}" if where else "assertion"
         return FAILED, res.reason or "crashed"
+
+    def _grader_verdict(self, res: TestResult) -> tuple:
+        """The verdict the grader reached from the test's own report (grade_tests.py)."""
+        if res.verdict == "passed":
+            return PASSED, ""
+        if res.verdict == "did not build":
+            return NOT_BUILT, self.build_error or "its test program is not built"
+        if res.verdict in ("skipped", NOT_GRADABLE):
+            return (NOT_RUN if res.verdict == "skipped" else NOT_GRADABLE), res.reason
+        where = failure_location(res.output) if res.message.startswith("assertion") else ""
+        return FAILED, f"assertion at {where}" if where else (res.message or "failed")
 
 
 def _by_lesson(results: Dict[str, TestResult], registered: Dict[str, TestInfo],
@@ -224,13 +244,16 @@ def _score_lesson(label: str, title: str, spec: Optional[LessonPoints], table: P
 def score(table: PointsTable, results: Dict[str, TestResult],
           registered: Optional[Dict[str, TestInfo]] = None,
           builds: Optional[Dict[str, LessonBuild]] = None, tree: str = "student",
-          lessons: Optional[List[Lesson]] = None, only: Optional[str] = None) -> Grade:
+          lessons: Optional[List[Lesson]] = None, only: Optional[str] = None,
+          graded: Optional[List[str]] = None) -> Grade:
     """Scores a report against the points table.
 
     registered: every test the build folder knows (finds tests that did not run, programs that
     are not built, and the roles a report without labels does not say). builds: each lesson's
     build status. lessons: the course's lessons; when given, exactly these are graded
-    (otherwise the table's and the report's)."""
+    (otherwise the table's and the report's). graded: the labels of the lessons this run
+    graded (grade_run.sh --lessons); the others are listed as not graded and left out of the
+    total."""
     registered = registered or {}
     builds = builds or {}
     titles = {lesson.label: lesson.title for lesson in (lessons or [])}
@@ -243,6 +266,12 @@ def score(table: PointsTable, results: Dict[str, TestResult],
         if spec is None and lessons:
             raise CourseError(f"{table.path} gives no points to {label} (add it, or a "
                               f"default_lesson_points)")
+        if graded is not None and label not in graded:
+            grade.lessons.append(LessonScore(label, titles.get(label, ""),
+                                             spec.points if spec else Fraction(0),
+                                             note="Not graded in this run (--lessons).",
+                                             in_table=spec is not None, graded=False))
+            continue
         judge = _Judge(tree, label, registered, builds.get(label))
         grade.lessons.append(_score_lesson(label, titles.get(label, ""), spec, table,
                                            found.get(label, {}), judge, grade))

@@ -6,8 +6,10 @@ three together with the grade report."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import time
 import unittest
 
 from course_testing import FIXTURES, TOOLS, ToolTest, make_build, make_course
@@ -61,6 +63,9 @@ class BuildLessons(ToolTest):
 
 
 class GradeTree(ToolTest):
+    """The overlay's mechanics, on a course of stand-in files (--no-policy: they are not C++;
+    the policy itself is test_exercise_policy.py, and with the overlay in run_hostile.py)."""
+
     def setUp(self) -> None:
         super().setUp()
         self.course = make_course(self.tmp / "course", {"01_a": None, "02_b": None})
@@ -71,26 +76,51 @@ class GradeTree(ToolTest):
         (lesson / "demo.hpp").write_text("student changed the demo\n")
         (self.student / "tests" / "01_a" / "cpu_exercise_x_test.cpp").write_text("TEST() {} // always passes\n")
 
-    def test_only_the_exercise_files_come_from_the_student(self):
-        proc = self.run_tool("grade_tree.py", "--student", self.student, "--course", self.course)
+    def tree(self, *args: str):
+        return self.run_tool("grade_tree.py", "--student", self.student, "--course", self.course,
+                             "--no-policy", *args)
+
+    def test_only_the_starters_exercise_files_come_from_the_student(self):
+        proc = self.tree("--record", self.tmp / "overlay.json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         ours = self.course / "lessons" / "01_a"
         self.assertEqual((ours / "exercise.hpp").read_text(), "student's answer\n")
-        self.assertEqual((ours / "exercise_helpers.hpp").read_text(), "student's helper\n")
+        self.assertFalse((ours / "exercise_helpers.hpp").exists())  # not a file of the starter
         self.assertEqual((ours / "demo.hpp").read_text(), "// demo\n")
         self.assertEqual((self.course / "tests" / "01_a" / "cpu_exercise_x_test.cpp").read_text(), "// test\n")
-        self.assertIn("lessons/02_b: not in the student's repository; the starter stays", proc.stdout)
-        self.assertIn("lessons/01_a/exercise_helpers.hpp: the student's (new file)", proc.stdout)
+        self.assertIn("lesson02: the starter (not in the student's repository)", proc.stdout)
+        self.assertIn("ignored: lessons/01_a/exercise_helpers.hpp: not a file of the lesson's "
+                      "starter (a new file is never built)", proc.stdout)
+        self.assertIn("NOT checked by the policy", proc.stdout)
+        record = json.loads((self.tmp / "overlay.json").read_text())
+        self.assertFalse(record["policy"])
+        self.assertEqual(record["lessons"]["lesson01"]["taken"], ["exercise.cu", "exercise.hpp"])
 
-    def test_a_link_is_not_followed(self):
+    def test_an_unchanged_file_is_not_rewritten(self):
+        ours = self.course / "lessons" / "01_a" / "exercise.cu"
+        before = ours.stat().st_mtime_ns
+        time.sleep(0.01)
+        self.assertEqual(self.tree().returncode, 0)
+        self.assertEqual(ours.stat().st_mtime_ns, before)
+
+    def test_a_link_refuses_the_lesson(self):
         target = self.tmp / "secret.txt"
         target.write_text("outside\n")
         link = self.student / "lessons" / "01_a" / "exercise.cu"
         link.unlink()
         link.symlink_to(target)
-        proc = self.run_tool("grade_tree.py", "--student", self.student, "--course", self.course)
-        self.assertIn("exercise.cu: skipped (not a regular file)", proc.stdout)
-        self.assertEqual((self.course / "lessons" / "01_a" / "exercise.cu").read_text(), "// starter kernel\n")
+        proc = self.tree()
+        self.assertIn("refused: lessons/01_a/exercise.cu: not a regular file", proc.stdout)
+        ours = self.course / "lessons" / "01_a"
+        self.assertEqual((ours / "exercise.cu").read_text(), "// starter kernel\n")
+        self.assertEqual((ours / "exercise.hpp").read_text(), "// starter\nint a = 0; // TODO\n"
+                                                              "int b = 0; // TODO\n")
+
+    def test_only_the_lessons_asked_for(self):
+        proc = self.tree("--lessons", "02")
+        self.assertIn("lesson01: not graded (--lessons)", proc.stdout)
+        self.assertEqual((self.course / "lessons" / "01_a" / "exercise.hpp").read_text(),
+                         "// starter\nint a = 0; // TODO\nint b = 0; // TODO\n")
 
     def test_errors(self):
         self.assertOneLineError(self.run_tool("grade_tree.py", "--student", self.tmp / "none",
@@ -98,6 +128,7 @@ class GradeTree(ToolTest):
         self.assertOneLineError(self.run_tool("grade_tree.py", "--student", self.course,
                                               "--course", self.course), 2, "two different checkouts")
         self.assertOneLineError(self.run_tool("grade_tree.py", "--student", self.student), 2, "--course")
+        self.assertOneLineError(self.tree("--lessons", "07"), 2, "there is no lesson 07")
 
 
 class GpuEnv(ToolTest):
@@ -128,14 +159,26 @@ class GpuEnv(ToolTest):
         self.assertEqual(libs, f"{self.cuda}/lib64:{self.cuda}/extras/CUPTI/lib64")
         self.assertEqual(nvcc, "fake nvcc")
 
-    def test_it_finds_the_toolkit_in_the_usual_places_and_a_runner_file(self):
+    def test_it_finds_the_toolkit_in_the_usual_places(self):
         self.env["GPU_ENV_CUDA_DIRS"] = f"{self.tmp / 'none'} {self.cuda}"
         proc = self.wrap("sh", "-c", 'echo "$CUDA_HOME"')
         self.assertEqual(proc.stdout.strip(), str(self.cuda))
+
+    def test_it_sources_nothing_a_graded_program_could_write(self):
         del self.env["GPU_ENV_CUDA_DIRS"]
-        (self.tmp / ".course-gpu-env").write_text(f'export CUDA_HOME="{self.cuda}"\nexport RUNNER_NOTE=set\n')
+        # The runner's home folder is the grading user's: never read.
+        (self.tmp / ".course-gpu-env").write_text("export RUNNER_NOTE=home\n")
+        site = self.tmp / "course-gpu-env"
+        self.env["COURSE_GPU_ENV_FILE"] = str(site)
+        site.write_text(f'export CUDA_HOME="{self.cuda}"\nexport RUNNER_NOTE=site\n')
+        site.chmod(0o666)
+        self.assertOneLineError(self.wrap("true"), 2, "writable by root alone")
+        site.chmod(0o644)
         proc = self.wrap("sh", "-c", 'echo "$CUDA_HOME $RUNNER_NOTE"')
-        self.assertEqual(proc.stdout.strip(), f"{self.cuda} set")
+        if os.geteuid() == 0:
+            self.assertEqual(proc.stdout.strip(), f"{self.cuda} site")
+        else:  # a file of this user's is refused like one anyone may write
+            self.assertOneLineError(proc, 2, "owned by root")
 
     def test_it_passes_the_exit_status_through(self):
         self.env["CUDA_HOME"] = str(self.cuda)
@@ -154,7 +197,8 @@ class Pipeline(ToolTest):
         course = make_course(self.tmp / "course", {"01_no_conflict": None, "02_b": None})
         student = make_course(self.tmp / "student", {"01_no_conflict": None, "02_b": None})
         (student / "lessons" / "02_b" / "exercise.cu").write_text("broken(\n")
-        self.assertEqual(self.run_tool("grade_tree.py", "--student", student, "--course", course).returncode, 0)
+        self.assertEqual(self.run_tool("grade_tree.py", "--student", student, "--course", course,
+                                       "--no-policy").returncode, 0)
         build = make_build(course / "build" / "grade", course)
         self.env["FAKE_CMAKE_FAIL"] = "lesson02"
         self.assertEqual(self.run_tool("build_lessons.py", "--build-dir", build).returncode, 1)

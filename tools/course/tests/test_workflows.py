@@ -113,9 +113,12 @@ class Workflows(unittest.TestCase):
         self.assertIn("grade_run.sh --student student --course course", runs)
         self.assertIn("GITHUB_STEP_SUMMARY", runs)
         script = (ROOT / "tools" / "course" / "grade_run.sh").read_text()
-        for step in ("grade_tree.py", "cmake --preset grade", "build_lessons.py",
-                     "ctest --preset grade", "grade.py report"):
-            self.assertIn(step, script, "the grading run lost a step")
+        self.assertIn("gpu-env.sh", script)
+        self.assertIn("grade_run.py", script)
+        run = (ROOT / "tools" / "course" / "grade_run.py").read_text()
+        for step in ("grade_tree.overlay", '"cmake", "--preset", "grade"', "build_lessons(",
+                     "course-machine-check", "grade_tests.run_tests", '"grade.py"', '"report"'):
+            self.assertIn(step, run, "the grading run lost a step")
         self.assertTrue(any("upload-artifact" in s.get("uses", "") for s in steps))
 
     def test_classroom_builds_with_the_same_script(self):
