@@ -1,5 +1,6 @@
 // Part 3 timed: the ratio your harness measures (conflict over twin) lands in the kit's band
-// around the model's ratio of the two probe kernels' wavefronts.
+// around the model's ratio of the two probe kernels' wavefronts, and the times it reports are
+// what its plan takes: the test measures the same plan itself, in the same run.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include <exercise.hpp>
 
 #include "kit/bands.hpp"
+#include "kit/buffer.hpp"
 #include "kit/pattern.hpp"
 #include "kit/testing.hpp"
 #include "kit/timer.hpp"
@@ -15,25 +17,63 @@
 
 namespace {
 
+/// One attempt: what the harness reported, and the same plan measured by the test.
+struct Attempt {
+  lesson10::HarnessResult harness;
+  kit::Slowdown own; ///< own.a: the conflict kernel, own.b: the twin.
+};
+
+/// The harness's time of a kernel over the test's own: 1 when the harness tells the truth.
+/// Held to the kit's band for "the same time" (kit::kUnitBandLow to kUnitBandHigh).
+double agreement(double harness_ms, const kit::Timing& own) {
+  return own.median_ms > 0 ? harness_ms / own.median_ms : 0;
+}
+
+bool agrees(double a) {
+  return a >= kit::kUnitBandLow && a <= kit::kUnitBandHigh;
+}
+
 TEST(HarnessRatio, LandsInTheBandAroundTheModel) {
   KIT_REQUIRE_TIMING();
   const double model = kit::model_ratio(lesson10::probe_pattern(lesson10::Probe::conflict),
                                         lesson10::probe_pattern(lesson10::Probe::twin));
   const kit::Band band = kit::slowdown_band(model);
   const lesson10::HarnessPlan plan = lesson10::plan_harness();
+  kit::DeviceBuffer<float> sink(1);
+  const auto launch = [&](lesson10::Probe p) {
+    kit::Launch l;
+    l.name = lesson10::probe_name(p);
+    l.run = [&, p](cudaStream_t stream) {
+      lesson10::launch_probe(p, plan.launch, sink.get(), stream);
+    };
+    return l;
+  };
   // The policy every timing test follows: measure again before failing; a near miss on a
   // busy or throttled GPU is inconclusive. A harness that shows a quarter of the model is
-  // not near: no busy GPU explains it.
-  const auto timed = kit::time_with_policy([&] { return lesson10::run_harness(plan); },
-                                           [&](const lesson10::HarnessResult& r) {
-                                             kit::TimingAttempt a;
-                                             a.met = band.contains(r.ratio());
-                                             a.near_miss =
-                                                 r.ratio() >= kit::kNearMissFraction * band.low;
-                                             return a;
-                                           },
-                                           [] { return kit::gpu_contention(); });
-  const lesson10::HarnessResult& last = timed.measurements.back();
+  // not near: no busy GPU explains it; nor is one whose times are not its plan's.
+  const auto timed = kit::time_with_policy(
+      [&] {
+        Attempt a{lesson10::run_harness(plan), {}};
+        a.own =
+            kit::measure_ratio(launch(lesson10::Probe::conflict), launch(lesson10::Probe::twin));
+        return a;
+      },
+      [&](const Attempt& at) {
+        const double conflict = agreement(at.harness.conflict_ms, at.own.a);
+        const double twin = agreement(at.harness.twin_ms, at.own.b);
+        const auto near = [](double x) {
+          return x >= kit::kNearMissFraction * kit::kUnitBandLow &&
+                 x <= kit::kUnitBandHigh / kit::kNearMissFraction;
+        };
+        kit::TimingAttempt a;
+        a.met = band.contains(at.harness.ratio()) && agrees(conflict) && agrees(twin);
+        a.near_miss =
+            at.harness.ratio() >= kit::kNearMissFraction * band.low && near(conflict) && near(twin);
+        return a;
+      },
+      [] { return kit::gpu_contention(); });
+  const lesson10::HarnessResult& last = timed.measurements.back().harness;
+  const kit::Slowdown& own = timed.measurements.back().own;
   // Warps on the busiest SM: the blocks the grid gives it, at most what fits.
   const int sms = lesson10::testing::device_sm_count();
   const int fit =
@@ -45,9 +85,19 @@ TEST(HarnessRatio, LandsInTheBandAroundTheModel) {
               lesson10::probe_name(lesson10::Probe::conflict).c_str(),
               lesson10::probe_name(lesson10::Probe::twin).c_str(), last.ratio(), model,
               last.ratio() / model, warps_per_sm, kit::verdict_name(timed.decision.kind));
+  std::printf("[kit-harness] the same plan timed by the test: conflict %.4f ms (harness %.4f, "
+              "%.3f of it), twin %.4f ms (harness %.4f, %.3f of it)\n",
+              own.a.median_ms, last.conflict_ms, agreement(last.conflict_ms, own.a),
+              own.b.median_ms, last.twin_ms, agreement(last.twin_ms, own.b));
   if (timed.decision.kind == kit::Verdict::inconclusive) {
     GTEST_SKIP() << "inconclusive: " << timed.decision.reason;
   }
+  EXPECT_TRUE(agrees(agreement(last.conflict_ms, own.a)) && agrees(agreement(last.twin_ms, own.b)))
+      << "your harness reported " << last.conflict_ms << " ms and " << last.twin_ms
+      << " ms a launch, but the same plan takes " << own.a.median_ms << " ms and "
+      << own.b.median_ms << " ms when the test times it (the median of its own launches, "
+      << "alternating the two kernels): a harness reports the time its launches take, as "
+      << "CUDA events around them measure it";
   EXPECT_EQ(timed.decision.kind, kit::Verdict::pass)
       << "your harness measured the 32-way column read at " << last.ratio() << "x its twin ("
       << last.conflict_ms << " ms over " << last.twin_ms << " ms, " << plan.launch.blocks
