@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from course_cli import make_dir
-from course_model import Build, Lesson
+from course_model import Build, CourseError, Lesson
 from ctest_results import ResultError, list_tests, read_junit, run_ctest
 import progress_report as report
+from starters import Starters
 
 
 def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
@@ -49,7 +50,33 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
                    if name not in gpu and "gpu" not in r.labels}
     p = report.summarize([lesson], tests, results)[0]
     print_verdict(p, cpu_only)
-    return p.counted and not p.failing
+    refused = policy_findings(build, lesson)
+    return p.counted and not p.failing and not refused
+
+
+def policy_findings(build: Build, lesson: Lesson) -> List[str]:
+    """The exercise-file policy on the lesson's files, as the grader will hold them to it:
+    printed here, so that a student learns of it now and not at grading."""
+    try:
+        import exercise_policy
+        try:
+            starters = {p.name: data for p, data in Starters(build.source_dir, lesson, None).files.items()}
+        except CourseError:
+            starters = None  # no git history: the files on disk stand for the starter
+        files = {p.name: p.read_bytes() for p in lesson.student_files()}
+        findings = [str(f) for f in exercise_policy.check_lesson(
+            build.source_dir, lesson, files, starters, None, build.state_dir)]
+    except CourseError as e:
+        print(f"(The exercise policy was not checked here: {e}.)", flush=True)
+        return []
+    if findings:
+        print(f"\nThe exercise policy refuses your files: at grading, lesson {lesson.number} would "
+              f"be graded as its starter. Fix these:", flush=True)
+        for line in findings[:10]:
+            print(f"  {line}", flush=True)
+        if len(findings) > 10:
+            print(f"  ... and {len(findings) - 10} more", flush=True)
+    return findings
 
 
 def print_verdict(p: report.LessonProgress, cpu_only: bool) -> None:
