@@ -12,13 +12,13 @@
 
 namespace {
 
-TEST(TileIndex, OneToOneIntoTheTileBuffer) {
+TEST(TileLayout, OneToOneIntoTheTileBuffer) {
   const auto clash = kit::first_collision(lesson03::TileLayout{}, lesson03::kTileCapacity);
   ASSERT_FALSE(clash) << kit::describe(*clash, lesson03::kTileCapacity,
                                        "the tile's kTileCapacity floats");
 }
 
-TEST(TileIndex, EveryRowIsOneWavefront) {
+TEST(TileLayout, EveryRowIsOneWavefront) {
   for (int r = 0; r < lesson03::kTileRows; ++r) {
     const kit::BankReport rep = kit::analyze(kit::warp_access(lesson03::TileLayout{},
                                                               [&](int lane) {
@@ -27,7 +27,8 @@ TEST(TileIndex, EveryRowIsOneWavefront) {
                                              kit::SharedOp::store);
     ASSERT_TRUE(rep.ok());
     ASSERT_EQ(rep.wavefronts, 1) << "row " << r << " costs " << rep.wavefronts
-                                 << " wavefronts: the staging stores write whole rows";
+                                 << " wavefronts: the staging stores write whole rows\n"
+                                 << kit::print_layout(lesson03::TileLayout{}, r + 1);
   }
 }
 
