@@ -14,6 +14,8 @@
 namespace {
 
 using namespace lesson09;
+using lesson09::testing::Strided;
+using lesson09::testing::StridedByFour;
 
 int wavefronts(const kit::Pattern& p) {
   return kit::wavefronts(p.access, p.op);
