@@ -279,8 +279,13 @@ function(course_add_lesson number topic)
     else()
       set(exercise_dir "${solution_dir}")
     endif()
+    # Which tree and exercise a program linked with the lesson was built from, for the notes
+    # of the tables a tool writes (the folder relative to the repository: lessons/NN_topic or
+    # solutions/NN_topic).
+    file(RELATIVE_PATH exercise_path "${PROJECT_SOURCE_DIR}" "${exercise_dir}")
     target_compile_definitions(${lesson}_${tree}_headers INTERFACE
-                               "COURSE_EXERCISE_DIR=\"${exercise_dir}\"")
+                               "COURSE_EXERCISE_DIR=\"${exercise_dir}\""
+                               "COURSE_TREE=\"${tree}\"" "COURSE_EXERCISE_PATH=\"${exercise_path}\"")
     # The kit's library is linked by the GPU test programs: building the lesson's kernels does
     # not wait for it.
     add_library(${lesson}_${tree} STATIC ${sources})

@@ -54,7 +54,7 @@ protected:
                     << "LdsmCounters.TheRuleEqualsTheModel";
       return;
     }
-    kit::testing::MeasurementTable table;
+    kit::MeasurementTable table;
     table.command = "LESSON08_LDSM_CSV=docs/measurements/ldsm.csv "
                     "build/gpu-check/tests/solution/lesson08_solution_gpu "
                     "--gtest_filter='LdsmCounters.*'";
@@ -64,7 +64,7 @@ protected:
     table.columns = "pattern,model_wavefronts,counter_wavefronts,bank_conflicts";
     table.rows = demo_rows_;
     table.rows.insert(table.rows.end(), rule_rows_.begin(), rule_rows_.end());
-    EXPECT_TRUE(kit::testing::write_measurement_csv(*path, table));
+    EXPECT_TRUE(kit::write_measurement_csv(*path, table)) << "could not write " << *path;
     std::printf("[kit-counters] wrote %s\n", path->c_str());
   }
 
@@ -73,11 +73,10 @@ protected:
                        const lesson08::testing::LdsmCounts& expected,
                        const std::function<void()>& launch) {
     const kit::LdsmCounters c = expect_ldsm(what, expected, launch);
-    rows.push_back(
-        kit::testing::csv_field(ldsm_table_name(what)) + "," +
-        kit::testing::csv_fixed(per_ldsm_request(expected.wavefronts, expected.requests), 2) + "," +
-        kit::testing::csv_fixed(per_ldsm_request(c.wavefronts, c.requests), 2) + "," +
-        kit::testing::csv_fixed(per_ldsm_request(c.bank_conflicts, c.requests), 2));
+    rows.push_back(kit::csv_field(ldsm_table_name(what)) + "," +
+                   kit::fixed(per_ldsm_request(expected.wavefronts, expected.requests), 2) + "," +
+                   kit::fixed(per_ldsm_request(c.wavefronts, c.requests), 2) + "," +
+                   kit::fixed(per_ldsm_request(c.bank_conflicts, c.requests), 2));
   }
 
   inline static std::vector<std::string> demo_rows_; ///< DemosEqualTheModel's rows.
