@@ -20,38 +20,37 @@ namespace lesson04 {
 
 /// Lane l reads float l: the baseline.
 inline kit::Pattern stride_one_demo() {
-  return kit::indexed_pattern("float stride 1", sizeof(float), [](unsigned lane) { return lane; });
+  return kit::offset_pattern("float stride 1", sizeof(float), [](unsigned lane) { return lane; });
 }
 /// Every lane reads float 0: one word, shared by all (a broadcast).
 inline kit::Pattern one_word_demo() {
-  return kit::indexed_pattern("float, all lanes word 0", sizeof(float),
-                              [](unsigned) { return 0u; });
+  return kit::offset_pattern("float, all lanes word 0", sizeof(float), [](unsigned) { return 0u; });
 }
 /// Lanes 2m and 2m + 1 read float m: 16 words, two readers each, in 16 different banks.
 inline kit::Pattern lane_pairs_demo() {
-  return kit::indexed_pattern("float, lane pairs share a word", sizeof(float),
-                              [](unsigned lane) { return lane / 2; });
+  return kit::offset_pattern("float, lane pairs share a word", sizeof(float),
+                             [](unsigned lane) { return lane / 2; });
 }
 /// Even lanes read float 0, odd lanes float 1: two words in two banks.
 inline kit::Pattern two_words_two_banks_demo() {
-  return kit::indexed_pattern("float, lanes alternate words 0 and 1", sizeof(float),
-                              [](unsigned lane) { return lane % 2; });
+  return kit::offset_pattern("float, lanes alternate words 0 and 1", sizeof(float),
+                             [](unsigned lane) { return lane % 2; });
 }
 /// Even lanes read float 0, odd lanes float 32: two words, and which banks are they in?
 inline kit::Pattern two_words_one_bank_demo() {
-  return kit::indexed_pattern("float, lanes alternate words 0 and 32", sizeof(float),
-                              [](unsigned lane) { return (lane % 2) * kit::kNumBanks; });
+  return kit::offset_pattern("float, lanes alternate words 0 and 32", sizeof(float),
+                             [](unsigned lane) { return (lane % 2) * kit::kNumBanks; });
 }
 /// Every lane stores to float 0. One lane's value survives, and which one is not defined: never
 /// rely on it; give each lane its own word, or let one lane store.
 inline kit::Pattern one_word_store_demo() {
-  return kit::indexed_pattern(
+  return kit::offset_pattern(
       "float store, all lanes word 0", sizeof(float), [](unsigned) { return 0u; },
       kit::SharedOp::store);
 }
 /// Lane l stores float l: the baseline for stores.
 inline kit::Pattern stride_one_store_demo() {
-  return kit::indexed_pattern(
+  return kit::offset_pattern(
       "float store, stride 1", sizeof(float), [](unsigned lane) { return lane; },
       kit::SharedOp::store);
 }

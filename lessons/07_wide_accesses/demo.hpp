@@ -72,7 +72,7 @@ inline kit::Pattern float4_broadcast_demo(kit::SharedOp op = kit::SharedOp::load
 }
 /// Lanes 2 m and 2 m + 1 load (or store) float4 number m: pairs (l, l^1) on one address.
 inline kit::Pattern float4_pairs_demo(kit::SharedOp op = kit::SharedOp::load) {
-  kit::Pattern p = kit::indexed_pattern(
+  kit::Pattern p = kit::offset_pattern(
       "float4 pairs (l, l^1) on one address", kFloat4Bytes, [](unsigned lane) { return lane / 2; },
       op);
   p.name += op == kit::SharedOp::store ? " (store)" : "";
