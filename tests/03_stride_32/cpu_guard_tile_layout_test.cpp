@@ -9,27 +9,18 @@
 
 #include "kit/bank_model.hpp"
 #include "kit/layout.hpp"
+#include "score_rows/layout_checks.hpp"
 
 namespace {
 
 TEST(TileLayout, OneToOneIntoTheTileBuffer) {
-  const auto clash = kit::first_collision(lesson03::TileLayout{}, lesson03::kTileCapacity);
-  ASSERT_FALSE(clash) << kit::describe(*clash, lesson03::kTileCapacity,
-                                       "the tile's kTileCapacity floats");
+  ASSERT_TRUE((families::score_rows::one_to_one_in_the_tile_buffer<lesson03::ScoreRows,
+                                                                   lesson03::TileLayout>()));
 }
 
 TEST(TileLayout, EveryRowIsOneWavefront) {
-  for (int r = 0; r < lesson03::kTileRows; ++r) {
-    const kit::BankReport rep = kit::analyze(kit::warp_access(lesson03::TileLayout{},
-                                                              [&](int lane) {
-                                                                return kit::Coord{r, lane};
-                                                              }),
-                                             kit::SharedOp::store);
-    ASSERT_TRUE(rep.ok());
-    ASSERT_EQ(rep.wavefronts, 1) << "row " << r << " costs " << rep.wavefronts
-                                 << " wavefronts: the staging stores write whole rows\n"
-                                 << kit::print_layout(lesson03::TileLayout{}, r + 1);
-  }
+  ASSERT_TRUE((families::score_rows::row_stores_at_one_wavefront<lesson03::ScoreRows,
+                                                                 lesson03::TileLayout>()));
 }
 
 } // namespace

@@ -11,14 +11,14 @@
 
 #include "kit/bank_model.hpp"
 #include "kit/layout.hpp"
+#include "score_rows/layout_checks.hpp"
 #include "score_rows_trace.hpp"
 
 namespace {
 
 TEST(TileLayout, OneToOneIntoTheTileBuffer) {
-  const auto clash = kit::first_collision(lesson07::TileLayout{}, lesson07::kTileCapacity);
-  ASSERT_FALSE(clash) << kit::describe(*clash, lesson07::kTileCapacity,
-                                       "the tile's kTileCapacity floats");
+  ASSERT_TRUE((families::score_rows::one_to_one_in_the_tile_buffer<lesson07::ScoreRows,
+                                                                   lesson07::TileLayout>()));
 }
 
 TEST(TileLayout, EveryFloat4LoadIsAligned) {
@@ -29,17 +29,8 @@ TEST(TileLayout, EveryFloat4LoadIsAligned) {
 }
 
 TEST(TileLayout, EveryRowStoreIsOneWavefront) {
-  for (int r = 0; r < lesson07::kTileRows; ++r) {
-    const kit::BankReport rep = kit::analyze(kit::warp_access(lesson07::TileLayout{},
-                                                              [&](int lane) {
-                                                                return kit::Coord{r, lane};
-                                                              }),
-                                             kit::SharedOp::store);
-    ASSERT_TRUE(rep.ok());
-    ASSERT_EQ(rep.wavefronts, 1) << "row " << r << " costs " << rep.wavefronts
-                                 << " wavefronts: the staging stores write whole rows\n"
-                                 << kit::print_layout(lesson07::TileLayout{}, r + 1);
-  }
+  ASSERT_TRUE((families::score_rows::row_stores_at_one_wavefront<lesson07::ScoreRows,
+                                                                 lesson07::TileLayout>()));
 }
 
 TEST(TileLayout, TheTwinIsAlignedAndAtItsIdeal) {
