@@ -212,12 +212,13 @@ struct Problem {
 /// memory (kSharedFloats floats), so the timer's occupancy check holds.
 template <class S>
 struct Race {
-  static constexpr int kWaves = 8;       ///< Full waves of blocks.
-  static constexpr int kColumnTiles = 8; ///< Column tiles per block.
-  Kernel kernel;                         ///< The kernel timed.
-  Kernel twin;                           ///< Its baseline.
-  Problem p{kit::saturating_blocks(twin.global, S::kBlockThreads, 0) * S::kTileRows * kWaves,
-            kTileDim* kColumnTiles, S::kQueries};
+  static constexpr int kWaves = 8;                      ///< Full waves of blocks.
+  static constexpr int kColumnTiles = 8;                ///< Column tiles per block.
+  static constexpr int kCols = kColumnTiles * kTileDim; ///< Columns of the problem.
+  Kernel kernel;                                        ///< The kernel timed.
+  Kernel twin;                                          ///< Its baseline.
+  Problem p{kit::saturating_blocks(twin.global, S::kBlockThreads, 0) * S::kTileRows * kWaves, kCols,
+            S::kQueries};
 
   /// The launches, kernel first.
   kit::Launch a() { return p.launch(kernel, S::kBlockThreads); }
@@ -237,7 +238,8 @@ void expect_slowdown(Kernel kernel, Kernel twin, const ModelRatio& model_ratio) 
 /// Times `kernel` against `twin` (kind `S`) and expects it no slower: its time over the
 /// twin's at most kit::kUnitBandHigh, the kit's band for "no slowdown" (`what` names that
 /// speed ratio in the verdict). Prints the measurement as a [kit-slowdown] line beside
-/// `model_ratio`, which a kernel whose pipe no longer sets its time does not reach.
+/// `model_ratio(n_rows, n_cols)`, which a kernel whose pipe no longer sets its time does not
+/// reach.
 template <class S, class ModelRatio>
 void expect_no_slower(Kernel kernel, Kernel twin, const ModelRatio& model_ratio,
                       const std::string& what) {
