@@ -9,9 +9,12 @@
 #     compiled by the host compiler alone against the headers: no nvcc, no CUDA library, so
 #     the CPU verdict after an edit takes seconds.
 #   - lesson03_<tree>_gpu: one test program of every gpu_* and perf_* test file, linked with
-#     the lesson's library and the kit. Only where COURSE_BUILD_GPU_TESTS (a GPU at configure
-#     time, or COURSE_GPU_TESTS=ON): elsewhere its tests are registered all the same and report
-#     Skipped with the reason.
+#     the lesson's library, the lesson's twins and the kit. Only where COURSE_BUILD_GPU_TESTS
+#     (a GPU at configure time, or COURSE_GPU_TESTS=ON): elsewhere its tests are registered all
+#     the same and report Skipped with the reason.
+# and, where tests/03_stride_32 has CUDA sources that are not test files (twin.cu: the
+# conflict-free twins the tests time the student's kernel against, which are the exercise's
+# answer and so stay out of lessons/), lesson03_twin: one library of them for every tree;
 # and the targets `lesson03-cpu` (the CPU test programs of every tree) and `lesson03`
 # (everything of the lesson), so a lesson builds, and fails, on its own.
 #
@@ -98,10 +101,10 @@ endfunction()
 
 # Registers the tests of one folder against one tree of a lesson (or, for the kit's own tests,
 # against the kit: course_add_test_folder(kit kit <folder> HEADERS kit_model LINK kit)).
-# course_add_test_folder(<lesson> <tree> <folder> HEADERS <target> LINK <target>
+# course_add_test_folder(<lesson> <tree> <folder> HEADERS <target> LINK <target>...
 #                        [EXTRA_LABEL <label>])
 function(course_add_test_folder lesson tree folder)
-  cmake_parse_arguments(ARG "" "EXTRA_LABEL;LINK;HEADERS" "" ${ARGN})
+  cmake_parse_arguments(ARG "" "EXTRA_LABEL;HEADERS" "LINK" ${ARGN})
   file(GLOB test_sources CONFIGURE_DEPENDS "${folder}/*_test.cpp" "${folder}/*_test.cu")
   list(SORT test_sources)
   if(lesson STREQUAL tree)
@@ -229,6 +232,19 @@ function(course_add_lesson number topic)
   add_custom_target(${lesson})
   add_custom_target(${lesson}-cpu)
   file(GLOB lesson_sources CONFIGURE_DEPENDS "${lesson_dir}/*.cu" "${lesson_dir}/*.cpp")
+  # The kernels the tests own (twin.cu): built once, for the GPU test programs of every tree.
+  # They see the lesson's own headers (lessons/, never a tree's exercise) and the tests'.
+  set(twin "")
+  file(GLOB twin_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/${name}/*.cu")
+  list(FILTER twin_sources EXCLUDE REGEX "_test\\.cu$")
+  if(twin_sources AND COURSE_BUILD_GPU_TESTS)
+    set(twin ${lesson}_twin)
+    add_library(${twin} STATIC ${twin_sources})
+    target_include_directories(${twin} PRIVATE "${lesson_dir}" "${PROJECT_SOURCE_DIR}/tests/${name}")
+    target_include_directories(${twin} SYSTEM PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
+    target_link_libraries(${twin} PUBLIC kit_model families)
+    add_dependencies(${lesson} ${twin})
+  endif()
   foreach(tree IN LISTS COURSE_TREES)
     if(tree STREQUAL "student")
       set(sources ${lesson_sources})
@@ -255,7 +271,7 @@ function(course_add_lesson number topic)
     target_include_directories(${lesson}_${tree}_headers INTERFACE ${include_dirs})
     target_include_directories(${lesson}_${tree}_headers SYSTEM INTERFACE
                                ${CUDAToolkit_INCLUDE_DIRS})
-    target_link_libraries(${lesson}_${tree}_headers INTERFACE kit_model)
+    target_link_libraries(${lesson}_${tree}_headers INTERFACE kit_model families)
     # The folder of this tree's copy of the files a student writes (a test may read them:
     # lesson 10 checks that its harness is the student's own).
     if(tree STREQUAL "student")
@@ -263,8 +279,13 @@ function(course_add_lesson number topic)
     else()
       set(exercise_dir "${solution_dir}")
     endif()
+    # Which tree and exercise a program linked with the lesson was built from, for the notes
+    # of the tables a tool writes (the folder relative to the repository: lessons/NN_topic or
+    # solutions/NN_topic).
+    file(RELATIVE_PATH exercise_path "${PROJECT_SOURCE_DIR}" "${exercise_dir}")
     target_compile_definitions(${lesson}_${tree}_headers INTERFACE
-                               "COURSE_EXERCISE_DIR=\"${exercise_dir}\"")
+                               "COURSE_EXERCISE_DIR=\"${exercise_dir}\""
+                               "COURSE_TREE=\"${tree}\"" "COURSE_EXERCISE_PATH=\"${exercise_path}\"")
     # The kit's library is linked by the GPU test programs: building the lesson's kernels does
     # not wait for it.
     add_library(${lesson}_${tree} STATIC ${sources})
@@ -272,10 +293,10 @@ function(course_add_lesson number topic)
     add_dependencies(${lesson} ${lesson}_${tree})
     set(tests "${PROJECT_SOURCE_DIR}/tests/${name}")
     course_add_test_folder(${lesson} ${tree} "${tests}"
-                           HEADERS ${lesson}_${tree}_headers LINK ${lesson}_${tree})
+                           HEADERS ${lesson}_${tree}_headers LINK ${lesson}_${tree} ${twin})
     if(COURSE_EXTRA_TESTS_DIR AND IS_DIRECTORY "${COURSE_EXTRA_TESTS_DIR}/${name}")
       course_add_test_folder(${lesson} ${tree} "${COURSE_EXTRA_TESTS_DIR}/${name}"
-                             HEADERS ${lesson}_${tree}_headers LINK ${lesson}_${tree}
+                             HEADERS ${lesson}_${tree}_headers LINK ${lesson}_${tree} ${twin}
                              EXTRA_LABEL hidden)
     endif()
   endforeach()

@@ -1,8 +1,10 @@
 #include "kit/testing.hpp"
 
 #include "kit/pattern_bench.hpp"
+#include "kit/trace.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -188,6 +190,10 @@ SharedCounters CounterTest::expect_ideal(const std::string& what, const Trace& t
     const std::string& name;
     std::uint64_t wavefronts, ideal, requests;
   };
+  // Where the trace says the conflict is: the first instruction over its ideal, by its label.
+  const std::optional<OverIdeal> over = first_over_ideal(trace);
+  const std::string where =
+      over ? "; the model's first instruction over its ideal: " + over->describe() : std::string();
   for (const Side& s :
        {Side{loads, c.sass.load_wavefronts, ideal.load_wavefronts, c.sass.load_requests},
         Side{stores, c.sass.store_wavefronts, ideal.store_wavefronts, c.sass.store_requests}}) {
@@ -196,7 +202,7 @@ SharedCounters CounterTest::expect_ideal(const std::string& what, const Trace& t
         << s.requests << " requests ("
         << (s.requests > 0 ? static_cast<double>(s.wavefronts) / static_cast<double>(s.requests)
                            : 0.0)
-        << " per request; ideal " << s.ideal << ")";
+        << " per request; ideal " << s.ideal << ")" << where;
   }
   return c;
 }

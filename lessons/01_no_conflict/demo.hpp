@@ -20,21 +20,21 @@ namespace lesson01 {
 
 /// Stride 1: lane l reads float l. Words 0..31, banks 0..31: one wavefront.
 inline kit::Pattern stride_one_demo() {
-  return kit::indexed_pattern("float stride 1", sizeof(float), [](unsigned lane) { return lane; });
+  return kit::offset_pattern("float stride 1", sizeof(float), [](unsigned lane) { return lane; });
 }
 
 /// Stride 33: lane l reads float 33 l. Word 33 l sits in bank (33 l) % 32 = l % 32: the lanes
 /// are 132 bytes apart, yet every lane still has a bank of its own.
 inline kit::Pattern stride_33_demo() {
-  return kit::indexed_pattern("float stride 33", sizeof(float),
-                              [](unsigned lane) { return 33 * lane; });
+  return kit::offset_pattern("float stride 33", sizeof(float),
+                             [](unsigned lane) { return 33 * lane; });
 }
 
 /// A permutation: lane l reads float (7 l + 3) % 32. Any order of the 32 words of one row is
 /// conflict-free: what matters is that no bank is asked for two different words.
 inline kit::Pattern permuted_demo() {
-  return kit::indexed_pattern("float permutation (7l+3)%32", sizeof(float),
-                              [](unsigned lane) { return (7 * lane + 3) % kit::kNumBanks; });
+  return kit::offset_pattern("float permutation (7l+3)%32", sizeof(float),
+                             [](unsigned lane) { return (7 * lane + 3) % kit::kNumBanks; });
 }
 
 // ---------------------------------------------------------------------------------------

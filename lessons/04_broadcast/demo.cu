@@ -1,48 +1,12 @@
 #include <demo.hpp>
 #include <exercise.hpp>
 
+#include "demo.cuh"
 #include "internal.cuh"
 #include "kit/shared_access.cuh"
 
 namespace lesson04 {
 namespace {
-
-// [eval_polys]
-/// eval_polys with the coefficient table in layout `Table`. Every table access is one
-/// kit::st_shared / kit::ld_shared instruction, issued where it is written (plain table[...]
-/// reads of neighbouring coefficients get fused into 16-byte loads, with other bank rules).
-template <class Table>
-__global__ void __launch_bounds__(kBlockThreads,
-                                  kit::min_blocks_per_sm(kBlockThreads, kMinBlocksPerSm))
-    eval_polys_tabled(const float* __restrict__ coefs, int n_polys,
-                      const float* __restrict__ points, int n_points, float* __restrict__ out) {
-  static_assert(kit::cosize<Table>() <= kTableCapacity, "the table must fit in kTableCapacity");
-  __shared__ float table[kTableCapacity];
-  constexpr Table coef{};
-  const int t = static_cast<int>(threadIdx.y) * kPointsPerTile + static_cast<int>(threadIdx.x);
-  const long p0 = static_cast<long>(blockIdx.y) * kPolysPerBlock;                // first polynomial
-  const long i0 = static_cast<long>(blockIdx.x) * kPointsPerBlock + threadIdx.x; // point, tile 0
-  float staged[kStagePasses], x[kPointTiles];
-  internal::fetch_coefs(coefs, n_polys, p0, t, staged);
-  internal::fetch_points(points, n_points, i0, x);
-#pragma unroll
-  for (int pass = 0; pass < kStagePasses; ++pass) { // stage: a warp stores one polynomial
-    const kit::Coord c = staged_coef(t, pass);
-    kit::st_shared(table + coef(c.row, c.col), staged[pass]);
-  }
-  __syncthreads();
-  const int q = static_cast<int>(threadIdx.y); // this thread's polynomial
-#pragma unroll
-  for (int tile = 0; tile < kPointTiles; ++tile) { // Horner's rule at this thread's point
-    float y = kit::ld_shared(table + coef(q, kCoefs - 1));
-#pragma unroll
-    for (int k = kCoefs - 2; k >= 0; --k) {
-      y = fmaf(y, x[tile], kit::ld_shared(table + coef(q, k))); // half-warps: q, q + 1
-    }
-    internal::store_value(out, n_polys, n_points, p0 + q, i0 + tile * kPointsPerTile, y);
-  }
-}
-// [eval_polys]
 
 // [center_blocks]
 /// center_blocks, with warp w's partial sum at partial_offset(w) (exercise.hpp).
@@ -84,18 +48,8 @@ void eval_polys(const float* coefs, int n_polys, const float* points, int n_poin
                               stream);
 }
 
-void eval_polys_twin(const float* coefs, int n_polys, const float* points, int n_points, float* out,
-                     cudaStream_t stream) {
-  internal::launch_eval_polys(eval_polys_tabled<TwinCoefLayout>, coefs, n_polys, points, n_points,
-                              out, stream);
-}
-
 const void* eval_polys_kernel() {
   return reinterpret_cast<const void*>(&eval_polys_tabled<CoefLayout>);
-}
-
-const void* eval_polys_twin_kernel() {
-  return reinterpret_cast<const void*>(&eval_polys_tabled<TwinCoefLayout>);
 }
 
 void center_blocks(const float* in, float* out, int n, cudaStream_t stream) {

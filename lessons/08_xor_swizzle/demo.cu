@@ -3,69 +3,18 @@
 
 #include <vector>
 
-#include "internal.cuh"
 #include "kit/buffer.hpp"
+#include "kit/cuda_check.hpp"
 #include "kit/shared_access.cuh"
+#include "score_rows/kernel.cuh"
 
 namespace lesson08 {
 namespace {
 
-/// The student's tile: exercise.hpp's layout and pair store.
-struct ExerciseTile {
-  using Layout = TileLayout;
-  __device__ static PairStore store(int r, int p) { return pair_store(r, p); }
+/// The student's pair store (exercise.hpp): where each pair of a tile row goes.
+struct ExercisePairs {
+  KIT_HD static constexpr PairStore at(int r, int p) { return pair_store(r, p); }
 };
-/// The twin's tile: pitch 34 keeps every pair in order.
-struct TwinTile {
-  using Layout = TwinTileLayout;
-  __device__ static PairStore store(int r, int p) {
-    return {TwinTileLayout{}(r, kPairFloats * p), false};
-  }
-};
-
-/// Columns of a tile each warp reads per loop iteration: a swizzled layout's column addresses
-/// are computed as the loop goes (fully unrolled, the compiler would keep all 32 of them in
-/// registers for the whole kernel, more than the 32 a thread has at 64 warps per SM).
-constexpr int kColumnUnroll = 8;
-
-// [score_rows]
-/// score_rows with the tile of `Tile` (a layout and its pair store). Every shared access is
-/// one kit::ld_shared / kit::st_shared instruction, issued where it is written.
-template <class Tile>
-__global__ void __launch_bounds__(kBlockThreads,
-                                  kit::min_blocks_per_sm(kBlockThreads, kMinBlocksPerSm))
-    score_rows_tiled(const float* __restrict__ rows, int n_rows, int n_cols,
-                     const float* __restrict__ queries, float* __restrict__ scores) {
-  using Layout = typename Tile::Layout;
-  static_assert(kit::cosize<Layout>() <= kTileCapacity, "the tile must fit kTileCapacity floats");
-  __shared__ __align__(16) float smem[kSharedFloats]; // the tile, then the queries' features
-  constexpr Layout tile{};
-  const int lane = static_cast<int>(threadIdx.x) % kit::kWarpSize;
-  const int query = static_cast<int>(threadIdx.x) / kit::kWarpSize; // this warp's query
-  const long row0 = static_cast<long>(blockIdx.x) * kTileDim;
-  internal::TilePrefetch next{rows, queries, n_rows, n_cols, query, lane, row0};
-  next.fetch(0);
-  float score = 0.0f;
-  for (int col0 = 0; col0 < n_cols; col0 += kTileDim) {
-    // Stage: one 8-byte store of a pair of a tile row, its floats swapped where the layout
-    // swaps them.
-    const PairStore s = Tile::store(staged_row(query, lane), staged_pair(lane));
-    const float2 v = s.swapped ? make_float2(next.pair.y, next.pair.x) : next.pair;
-    kit::st_shared(reinterpret_cast<float2*>(smem + s.offset), v);
-    kit::st_shared(smem + feature_offset(query, lane), next.feature);
-    __syncthreads();
-    next.fetch(col0 + kTileDim); // the next tile's global loads, in flight while we read
-#pragma unroll kColumnUnroll
-    for (int c = 0; c < kTileDim; ++c) {
-      const float f = kit::ld_shared(smem + feature_offset(query, c)); // one word: a broadcast
-      const float t = kit::ld_shared(smem + tile(lane, c));            // a tile column
-      score = fmaf(t, f, score);
-    }
-    __syncthreads(); // the next tile overwrites this one
-  }
-  internal::store_score(score, scores, n_rows, row0, query, lane);
-}
-// [score_rows]
 
 // [load_fragments]
 /// Stages 16 x 64 half tiles in layout `Tile`, one 16-byte chunk per store, and reads them
@@ -138,20 +87,12 @@ __global__ void __launch_bounds__(kit::kWarpSize)
 
 void score_rows(const float* rows, int n_rows, int n_cols, const float* queries, float* scores,
                 cudaStream_t stream) {
-  internal::launch(score_rows_tiled<ExerciseTile>, rows, n_rows, n_cols, queries, scores, stream);
-}
-
-void score_rows_twin(const float* rows, int n_rows, int n_cols, const float* queries, float* scores,
-                     cudaStream_t stream) {
-  internal::launch(score_rows_tiled<TwinTile>, rows, n_rows, n_cols, queries, scores, stream);
+  families::score_rows::launch<ScoreRows, TileLayout, ExercisePairs>(
+      "score_rows", rows, n_rows, n_cols, queries, scores, stream);
 }
 
 const void* score_rows_kernel() {
-  return reinterpret_cast<const void*>(&score_rows_tiled<ExerciseTile>);
-}
-
-const void* score_rows_twin_kernel() {
-  return reinterpret_cast<const void*>(&score_rows_tiled<TwinTile>);
+  return families::score_rows::kernel_of<ScoreRows, TileLayout, ExercisePairs>();
 }
 
 void load_fragments(const __half* in, unsigned* out, int tiles, cudaStream_t stream) {

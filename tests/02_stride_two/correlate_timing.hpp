@@ -6,6 +6,7 @@
 #include "correlate_trace.hpp"
 #include "kit/buffer.hpp"
 #include "kit/testing.hpp"
+#include "twin.hpp"
 
 namespace lesson02::testing {
 

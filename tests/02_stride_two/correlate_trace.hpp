@@ -9,6 +9,7 @@
 #include <exercise.hpp>
 
 #include "kit/trace.hpp"
+#include "twin.hpp"
 
 namespace lesson02::testing {
 

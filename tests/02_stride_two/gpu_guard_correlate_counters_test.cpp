@@ -28,7 +28,7 @@ TEST_F(CorrelateTrace, CountersEqualTheModel) {
     expect_counts("correlate n=" + std::to_string(n), lesson02::testing::exercise_trace(n),
                   [&] { lesson02::correlate(d_x.get(), d_y.get(), n, h); });
     expect_counts("correlate_twin n=" + std::to_string(n), lesson02::testing::twin_trace(n),
-                  [&] { lesson02::correlate_twin(d_x.get(), d_y.get(), n, h); });
+                  [&] { lesson02::testing::correlate_twin(d_x.get(), d_y.get(), n, h); });
   }
 }
 

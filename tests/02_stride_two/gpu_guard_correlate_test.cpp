@@ -13,6 +13,7 @@
 #include "correlate_reference.hpp"
 #include "kit/buffer.hpp"
 #include "kit/testing.hpp"
+#include "twin.hpp"
 
 namespace {
 
@@ -54,7 +55,7 @@ TEST(Correlate, TwinMatchesTheCpuOnRandomData) {
   KIT_REQUIRE_GPU();
   expect_matches_the_cpu("correlate_twin",
                          [](const float2* x, float2* y, int n, const lesson02::Taps& h) {
-                           lesson02::correlate_twin(x, y, n, h);
+                           lesson02::testing::correlate_twin(x, y, n, h);
                          });
 }
 
@@ -70,7 +71,7 @@ TEST(EmptyInput, LaunchesNothingAndReportsNoError) {
   KIT_REQUIRE_GPU();
   const lesson02::Taps h{};
   lesson02::correlate(nullptr, nullptr, 0, h);
-  lesson02::correlate_twin(nullptr, nullptr, 0, h);
+  lesson02::testing::correlate_twin(nullptr, nullptr, 0, h);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
 }

@@ -16,7 +16,7 @@ TEST(CorrelateSlowdown, AsTheModelPredicts) {
   KIT_REQUIRE_TIMING();
   cudaFuncAttributes mine{}, twin{};
   CUDA_CHECK(cudaFuncGetAttributes(&mine, lesson02::correlate_kernel()));
-  CUDA_CHECK(cudaFuncGetAttributes(&twin, lesson02::correlate_twin_kernel()));
+  CUDA_CHECK(cudaFuncGetAttributes(&twin, lesson02::testing::correlate_twin_kernel()));
   ASSERT_EQ(mine.sharedSizeBytes, twin.sharedSizeBytes) << "keep the tile at kTileFloats floats";
   lesson02::testing::expect_slowdown_against_twin();
 }

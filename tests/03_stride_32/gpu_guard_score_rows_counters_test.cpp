@@ -9,8 +9,8 @@
 #include <demo.hpp>
 #include <exercise.hpp>
 
-#include "kit/buffer.hpp"
 #include "kit/testing.hpp"
+#include "score_rows/testing.hpp"
 #include "score_rows_trace.hpp"
 
 namespace {
@@ -18,18 +18,16 @@ namespace {
 class ScoreRowsTrace : public kit::testing::CounterTest {};
 
 TEST_F(ScoreRowsTrace, CountersEqualTheModel) {
+  using lesson03::testing::Traces;
   for (auto [n_rows, n_cols] : {std::pair{32 * 40, 96}, std::pair{1000, 77}}) {
-    kit::DeviceBuffer<float> d_rows(static_cast<std::size_t>(n_rows) * n_cols);
-    kit::DeviceBuffer<float> d_queries(static_cast<std::size_t>(lesson03::kQueries) * n_cols);
-    kit::DeviceBuffer<float> d_scores(static_cast<std::size_t>(lesson03::kQueries) * n_rows);
-    d_rows.fill_bytes(0);
-    d_queries.fill_bytes(0);
+    families::score_rows::testing::Problem p(n_rows, n_cols, lesson03::ScoreRows::kQueries);
     const std::string shape = std::to_string(n_rows) + "x" + std::to_string(n_cols);
-    expect_counts("score_rows " + shape, lesson03::testing::exercise_trace(n_rows, n_cols), [&] {
-      lesson03::score_rows(d_rows.get(), n_rows, n_cols, d_queries.get(), d_scores.get());
+    expect_counts("score_rows " + shape, Traces::exercise(n_rows, n_cols), [&] {
+      lesson03::score_rows(p.rows.get(), n_rows, n_cols, p.queries.get(), p.scores.get());
     });
-    expect_counts("score_rows_twin " + shape, lesson03::testing::twin_trace(n_rows, n_cols), [&] {
-      lesson03::score_rows_twin(d_rows.get(), n_rows, n_cols, d_queries.get(), d_scores.get());
+    expect_counts("score_rows_twin " + shape, Traces::twin(n_rows, n_cols), [&] {
+      lesson03::testing::score_rows_twin(p.rows.get(), n_rows, n_cols, p.queries.get(),
+                                         p.scores.get());
     });
   }
 }

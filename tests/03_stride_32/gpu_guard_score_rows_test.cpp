@@ -3,64 +3,38 @@
 // keep it right.
 #include <gtest/gtest.h>
 
-#include <string>
-#include <utility>
-#include <vector>
-
 #include <demo.hpp>
-#include <exercise.hpp>
 
-#include "kit/buffer.hpp"
 #include "kit/testing.hpp"
-#include "kit/testing_score_rows.hpp"
+#include "score_rows/testing.hpp"
+#include "twin.hpp"
 
 namespace {
 
-/// Not multiples of the tile; kit::testing::for_each_random_problem adds 4099 x 300 (drops
-/// 1000 x 777 in small mode).
-const std::vector<std::pair<int, int>> kShapes = {{1, 1},   {1, 33},  {31, 33}, {33, 31},
-                                                  {32, 32}, {64, 96}, {100, 1}, {1000, 777}};
-
-template <class ScoreRows>
-void expect_matches_the_cpu(const std::string& name, const ScoreRows& score_rows) {
-  kit::testing::expect_scores_near_reference(name, kShapes, lesson03::kQueries, score_rows);
-}
+namespace family = families::score_rows::testing;
+constexpr int kQueries = lesson03::ScoreRows::kQueries;
 
 TEST(ScoreRows, MatchesTheCpuOnRandomData) {
   KIT_REQUIRE_GPU();
-  expect_matches_the_cpu("score_rows", [](const float* r, int nr, int nc, const float* q,
-                                          float* s) { lesson03::score_rows(r, nr, nc, q, s); });
+  family::expect_near_reference("score_rows", kQueries, lesson03::score_rows);
 }
 
 TEST(ScoreRows, TwinMatchesTheCpuOnRandomData) {
   KIT_REQUIRE_GPU();
-  expect_matches_the_cpu("score_rows_twin",
-                         [](const float* r, int nr, int nc, const float* q, float* s) {
-                           lesson03::score_rows_twin(r, nr, nc, q, s);
-                         });
+  family::expect_near_reference("score_rows_twin", kQueries, lesson03::testing::score_rows_twin);
 }
 
 TEST(ScoreRows, NoColumnsScoreZero) {
   KIT_REQUIRE_GPU();
-  constexpr int kRows = 45;
-  kit::DeviceBuffer<float> d_scores(static_cast<std::size_t>(lesson03::kQueries) * kRows);
-  d_scores.fill_bytes(0xff);
-  lesson03::score_rows(nullptr, kRows, 0, nullptr, d_scores.get());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  for (float s : d_scores.download()) {
-    ASSERT_EQ(s, 0.0f) << "a row with no columns scores 0";
-  }
+  family::expect_no_columns_score_zero(kQueries, lesson03::score_rows);
 }
 
 // Size 0 (or a zero dimension) launches nothing and touches no memory: no error, even with
 // null pointers.
 TEST(EmptyInput, LaunchesNothingAndReportsNoError) {
   KIT_REQUIRE_GPU();
-  lesson03::score_rows(nullptr, 0, 0, nullptr, nullptr);
-  lesson03::score_rows(nullptr, 0, 17, nullptr, nullptr);
-  lesson03::score_rows_twin(nullptr, 0, 17, nullptr, nullptr);
-  CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
+  family::expect_empty_launches_nothing(lesson03::score_rows);
+  family::expect_empty_launches_nothing(lesson03::testing::score_rows_twin);
 }
 
 } // namespace

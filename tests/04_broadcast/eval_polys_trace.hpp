@@ -10,6 +10,7 @@
 
 #include "kit/layout.hpp"
 #include "kit/trace.hpp"
+#include "twin.hpp"
 
 namespace lesson04::testing {
 

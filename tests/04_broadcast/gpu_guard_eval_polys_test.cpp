@@ -14,6 +14,7 @@
 #include "eval_polys_reference.hpp"
 #include "kit/buffer.hpp"
 #include "kit/testing.hpp"
+#include "twin.hpp"
 
 namespace {
 
@@ -58,7 +59,7 @@ TEST(EvalPolys, TwinMatchesTheCpuOnRandomData) {
   KIT_REQUIRE_GPU();
   expect_matches_the_cpu("eval_polys_twin",
                          [](const float* c, int np, const float* x, int nx, float* o) {
-                           lesson04::eval_polys_twin(c, np, x, nx, o);
+                           lesson04::testing::eval_polys_twin(c, np, x, nx, o);
                          });
 }
 
@@ -69,7 +70,7 @@ TEST(EmptyInput, LaunchesNothingAndReportsNoError) {
   lesson04::eval_polys(nullptr, 0, nullptr, 0, nullptr);
   lesson04::eval_polys(nullptr, 3, nullptr, 0, nullptr);
   lesson04::eval_polys(nullptr, 0, nullptr, 5, nullptr);
-  lesson04::eval_polys_twin(nullptr, 0, nullptr, 5, nullptr);
+  lesson04::testing::eval_polys_twin(nullptr, 0, nullptr, 5, nullptr);
   lesson04::center_blocks(nullptr, nullptr, 0);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());

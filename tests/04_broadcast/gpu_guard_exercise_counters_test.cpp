@@ -25,7 +25,7 @@ TEST_F(ExerciseTraces, EvalPolysCountersEqualTheModel) {
     expect_counts("eval_polys " + shape, lesson04::testing::exercise_trace(n_polys, n_points),
                   [&] { p.run(lesson04::eval_polys); });
     expect_counts("eval_polys_twin " + shape, lesson04::testing::twin_trace(n_polys, n_points),
-                  [&] { p.run(lesson04::eval_polys_twin); });
+                  [&] { p.run(lesson04::testing::eval_polys_twin); });
   }
 }
 

@@ -16,7 +16,7 @@ TEST(EvalPolysSlowdown, AsTheModelPredicts) {
   KIT_REQUIRE_TIMING();
   cudaFuncAttributes mine{}, twin{};
   CUDA_CHECK(cudaFuncGetAttributes(&mine, lesson04::eval_polys_kernel()));
-  CUDA_CHECK(cudaFuncGetAttributes(&twin, lesson04::eval_polys_twin_kernel()));
+  CUDA_CHECK(cudaFuncGetAttributes(&twin, lesson04::testing::eval_polys_twin_kernel()));
   ASSERT_EQ(mine.sharedSizeBytes, twin.sharedSizeBytes)
       << "keep the table at kTableCapacity floats";
   lesson04::testing::expect_slowdown_against_twin();

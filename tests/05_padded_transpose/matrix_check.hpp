@@ -13,17 +13,10 @@
 
 namespace lesson05::testing {
 
+using kit::testing::awkward_shapes;
 using kit::testing::cpu_transpose;
+using kit::testing::kLargeShape;
 using kit::testing::Shape;
-
-/// One element, one row, one column, one ragged tile each way, a tile multiple, ragged tiles
-/// on both edges (one of them a multiple of 4).
-inline std::vector<Shape> awkward_shapes() {
-  return {{1, 1}, {1, 4097}, {4097, 1}, {31, 33}, {33, 31}, {64, 96}, {1000, 777}, {1000, 776}};
-}
-
-/// A large square: the awkward shapes' companion outside the small (sanitizer) mode.
-inline constexpr Shape kLargeShape{4096, 4096};
 
 /// Bit-for-bit equality with the expected matrix (`out_cols` values per row).
 inline ::testing::AssertionResult same_bits(const std::vector<std::uint32_t>& got,

@@ -2,47 +2,58 @@
 // phase prediction matches, and score_rows4 is as cheap as its twin at full and ragged sizes.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <utility>
 
 #include <exercise.hpp>
 
+#include "kit/at_ideal.hpp"
 #include "kit/bank_model.hpp"
 #include "kit/prediction.hpp"
-#include "score_rows4_trace.hpp"
+#include "score_rows_trace.hpp"
 
 namespace {
 
+using lesson07::ScoreRows;
 using lesson07::TileLayout;
+using lesson07::testing::misalignment;
+
+/// The first rows of your layout, bank by bank: what a failure shows.
+std::string picture() {
+  return kit::print_layout(TileLayout{}, 8) + "Draw a step (rows of " +
+         std::to_string(lesson07::kTilePitch / lesson07::kVec) +
+         " float4s): `bank-map --type float4 --index '" +
+         std::to_string(lesson07::kTilePitch / lesson07::kVec) + "*l'`.";
+}
 
 TEST(TileLayout, EveryFloat4LoadCostsItsIdeal) {
-  const auto misaligned = lesson07::testing::misalignment<TileLayout>();
+  const auto misaligned = misalignment();
   ASSERT_FALSE(misaligned.has_value()) << *misaligned;
-  for (int h = 0; h < lesson07::kRowsPerLane; ++h) {
-    for (int s = 0; s < lesson07::kSteps; ++s) {
-      const kit::BankReport r = kit::analyze(lesson07::testing::tile_read<TileLayout>(h, s));
+  kit::Trace loads;
+  for (int h = 0; h < ScoreRows::kRowsPerLane; ++h) {
+    for (int s = 0; s < ScoreRows::kSteps; ++s) {
+      const kit::WarpAccess a = families::score_rows::tile_read<ScoreRows, TileLayout>(h, s);
+      const kit::BankReport r = kit::analyze(a);
       ASSERT_TRUE(r.ok()) << kit::to_string(r.error);
-      EXPECT_EQ(r.wavefronts, r.ideal)
-          << "the float4 load of rows " << lesson07::scored_row(0, h) << "-"
-          << lesson07::scored_row(kit::kWarpSize - 1, h) << ", columns " << lesson07::step_column(s)
-          << "-" << lesson07::step_column(s) + 3 << " costs " << r.wavefronts
-          << " wavefronts (ideal " << r.ideal << "): phases " << r.phase_wavefronts[0] << " + "
-          << r.phase_wavefronts[1] << " + " << r.phase_wavefronts[2] << " + "
-          << r.phase_wavefronts[3] << "; lanes 0, 1, 2 of the first phase start in banks "
-          << r.lanes[0].bank << ", " << r.lanes[1].bank << ", " << r.lanes[2].bank
-          << ". Draw it (rows of " << lesson07::kTilePitch / lesson07::kVec
-          << " float4s): `bank-map --type float4 --index '" << lesson07::kTilePitch / lesson07::kVec
-          << "*l + " << lesson07::step_column(s) / lesson07::kVec << "'`.";
-      if (r.wavefronts != r.ideal) {
-        return; // every load tells the same story
-      }
+      loads.add(kit::SharedOp::load, a, 1,
+                "float4 load of rows " + std::to_string(ScoreRows::scored_row(0, h)) + "-" +
+                    std::to_string(ScoreRows::scored_row(kit::kWarpSize - 1, h)) + ", columns " +
+                    std::to_string(ScoreRows::step_column(s)) + "-" +
+                    std::to_string(ScoreRows::step_column(s) + 3) + " (phases " +
+                    std::to_string(r.phase_wavefronts[0]) + " + " +
+                    std::to_string(r.phase_wavefronts[1]) + " + " +
+                    std::to_string(r.phase_wavefronts[2]) + " + " +
+                    std::to_string(r.phase_wavefronts[3]) + ")");
     }
   }
+  ASSERT_TRUE(kit::at_ideal(loads)) << picture();
 }
 
 TEST(TileLayout, PhaseWavefrontsPrediction) {
-  const auto misaligned = lesson07::testing::misalignment<TileLayout>();
+  const auto misaligned = misalignment();
   ASSERT_FALSE(misaligned.has_value()) << *misaligned;
-  const kit::BankReport r = kit::analyze(lesson07::testing::tile_read<TileLayout>(0, 0));
+  const kit::BankReport r =
+      kit::analyze(families::score_rows::tile_read<ScoreRows, TileLayout>(0, 0));
   ASSERT_EQ(r.phases, 4);
   KIT_EXPECT_PREDICTION(lesson07::kPredictedTilePhaseWavefronts, r.phase_wavefronts[0],
                         "lanes 0-7 read rows 0-7 at column 0: with your pitch, which banks do "
@@ -50,22 +61,17 @@ TEST(TileLayout, PhaseWavefrontsPrediction) {
 }
 
 TEST(TileLayout, ScoreRows4AsCheapAsItsTwin) {
-  const auto misaligned = lesson07::testing::misalignment<TileLayout>();
+  using lesson07::testing::Traces;
+  const auto misaligned = misalignment();
   ASSERT_FALSE(misaligned.has_value()) << *misaligned;
   for (auto [rows, cols] : {std::pair{1000, 777},
                             std::pair{lesson07::kTileRows, lesson07::kTileDim}, std::pair{1, 5}}) {
-    const kit::SharedCounts model = lesson07::testing::exercise_trace(rows, cols).expected();
-    const kit::SharedCounts ideal = lesson07::testing::exercise_trace(rows, cols).ideal();
-    EXPECT_EQ(model.load_wavefronts, ideal.load_wavefronts)
-        << rows << " x " << cols << ": the loads of score_rows4 cost more than their ideal ("
-        << model.load_wavefronts_per_request() << " wavefronts per request, ideal "
-        << ideal.load_wavefronts_per_request() << ")";
-    EXPECT_EQ(model.store_wavefronts, ideal.store_wavefronts)
-        << rows << " x " << cols << ": the stores of score_rows4 cost more than their ideal ("
-        << model.store_wavefronts_per_request() << " wavefronts per request)";
-    EXPECT_DOUBLE_EQ(lesson07::testing::model_ratio(rows, cols), 1.0)
+    ASSERT_TRUE(kit::at_ideal(Traces::exercise(rows, cols)))
+        << rows << " x " << cols << ": score_rows4 must cost what its twin costs\n"
+        << picture();
+    EXPECT_DOUBLE_EQ(Traces::model_ratio(rows, cols), 1.0)
         << rows << " x " << cols << ": the model says score_rows4 spends "
-        << lesson07::testing::model_ratio(rows, cols) << "x the wavefronts of its twin";
+        << Traces::model_ratio(rows, cols) << "x the wavefronts of its twin";
   }
 }
 

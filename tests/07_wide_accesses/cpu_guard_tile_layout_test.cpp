@@ -11,39 +11,33 @@
 
 #include "kit/bank_model.hpp"
 #include "kit/layout.hpp"
-#include "score_rows4_trace.hpp"
+#include "score_rows/layout_checks.hpp"
+#include "score_rows_trace.hpp"
 
 namespace {
 
-TEST(TileGuard, OneToOneIntoTheTileBuffer) {
-  const auto clash = kit::first_collision(lesson07::TileLayout{}, lesson07::kTileCapacity);
-  ASSERT_FALSE(clash) << kit::describe(*clash, lesson07::kTileCapacity,
-                                       "the tile's kTileCapacity floats");
+TEST(TileLayout, OneToOneIntoTheTileBuffer) {
+  ASSERT_TRUE((families::score_rows::one_to_one_in_the_tile_buffer<lesson07::ScoreRows,
+                                                                   lesson07::TileLayout>()));
 }
 
-TEST(TileGuard, EveryFloat4LoadIsAligned) {
+TEST(TileLayout, EveryFloat4LoadIsAligned) {
   // A misaligned shared access is a fault, not a slowdown: checked here, before any launch
   // (the launchers refuse such a layout too).
-  const auto misaligned = lesson07::testing::misalignment<lesson07::TileLayout>();
+  const auto misaligned = lesson07::testing::misalignment();
   ASSERT_FALSE(misaligned.has_value()) << *misaligned;
 }
 
-TEST(TileGuard, EveryRowStoreIsOneWavefront) {
-  for (int r = 0; r < lesson07::kTileRows; ++r) {
-    const kit::BankReport rep = kit::analyze(kit::warp_access(lesson07::TileLayout{},
-                                                              [&](int lane) {
-                                                                return kit::Coord{r, lane};
-                                                              }),
-                                             kit::SharedOp::store);
-    ASSERT_TRUE(rep.ok());
-    ASSERT_EQ(rep.wavefronts, 1) << "row " << r << " costs " << rep.wavefronts
-                                 << " wavefronts: the staging stores write whole rows";
-  }
+TEST(TileLayout, EveryRowStoreIsOneWavefront) {
+  ASSERT_TRUE((families::score_rows::row_stores_at_one_wavefront<lesson07::ScoreRows,
+                                                                 lesson07::TileLayout>()));
 }
 
-TEST(TileGuard, TheTwinIsAlignedAndAtItsIdeal) {
-  ASSERT_FALSE(lesson07::testing::misalignment<lesson07::TwinTileLayout>().has_value());
-  const kit::Trace t = lesson07::testing::twin_trace(1000, 777);
+TEST(TileLayout, TheTwinIsAlignedAndAtItsIdeal) {
+  using lesson07::testing::TwinTileLayout;
+  ASSERT_FALSE(
+      (families::score_rows::misalignment<lesson07::ScoreRows, TwinTileLayout>().has_value()));
+  const kit::Trace t = lesson07::testing::Traces::twin(1000, 777);
   EXPECT_EQ(t.expected(), t.ideal()) << t.describe();
 }
 

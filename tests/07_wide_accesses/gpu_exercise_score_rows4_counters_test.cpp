@@ -7,28 +7,24 @@
 
 #include <exercise.hpp>
 
-#include "kit/buffer.hpp"
 #include "kit/testing.hpp"
-#include "score_rows4_trace.hpp"
+#include "score_rows/testing.hpp"
+#include "score_rows_trace.hpp"
 
 namespace {
 
-class ScoreRows4Counters : public kit::testing::CounterTest {};
+class ScoreRowsCounters : public kit::testing::CounterTest {};
 
-TEST_F(ScoreRows4Counters, EveryRequestAtItsIdeal) {
-  const auto misaligned = lesson07::testing::misalignment<lesson07::TileLayout>();
+TEST_F(ScoreRowsCounters, EveryRequestAtItsIdeal) {
+  const auto misaligned = lesson07::testing::misalignment();
   ASSERT_FALSE(misaligned.has_value()) << "not launched: " << *misaligned;
   constexpr int kRows = 64 * 20 + 7, kCols = 100;
-  const kit::Trace trace = lesson07::testing::exercise_trace(kRows, kCols);
+  const kit::Trace trace = lesson07::testing::Traces::exercise(kRows, kCols);
   KIT_REQUIRE_VERIFIED_RULES(trace);
-  kit::DeviceBuffer<float> d_rows(static_cast<std::size_t>(kRows) * kCols);
-  kit::DeviceBuffer<float> d_queries(static_cast<std::size_t>(lesson07::kQueries) * kCols);
-  kit::DeviceBuffer<float> d_scores(static_cast<std::size_t>(lesson07::kQueries) * kRows);
-  d_rows.fill_bytes(0);
-  d_queries.fill_bytes(0);
+  families::score_rows::testing::Problem p(kRows, kCols, lesson07::ScoreRows::kQueries);
   expect_ideal(
       "score_rows4", trace,
-      [&] { lesson07::score_rows4(d_rows.get(), kRows, kCols, d_queries.get(), d_scores.get()); },
+      [&] { lesson07::score_rows4(p.rows.get(), kRows, kCols, p.queries.get(), p.scores.get()); },
       "the float4 loads", "the staging stores");
 }
 

@@ -3,67 +3,41 @@
 // keep it right. Runs on every GPU: nothing here depends on the bank rules.
 #include <gtest/gtest.h>
 
-#include <string>
-#include <utility>
-#include <vector>
-
 #include <demo.hpp>
-#include <exercise.hpp>
 
-#include "kit/buffer.hpp"
 #include "kit/testing.hpp"
-#include "kit/testing_score_rows.hpp"
-#include "score_rows4_trace.hpp"
+#include "score_rows/testing.hpp"
+#include "score_rows_trace.hpp"
 
 namespace {
 
-/// Not multiples of the tile; kit::testing::for_each_random_problem adds 4099 x 300 (drops
-/// 1000 x 777 in small mode).
-const std::vector<std::pair<int, int>> kShapes = {{1, 1},   {1, 33},  {31, 35}, {33, 31},
-                                                  {64, 32}, {65, 96}, {100, 1}, {1000, 777}};
+namespace family = families::score_rows::testing;
+constexpr int kQueries = lesson07::ScoreRows::kQueries;
 
-template <class ScoreRows>
-void expect_matches_the_cpu(const std::string& name, const ScoreRows& score_rows) {
-  kit::testing::expect_scores_near_reference(name, kShapes, lesson07::kQueries, score_rows);
-}
-
-TEST(ScoreRows4, MatchesTheCpuOnRandomData) {
+TEST(ScoreRows, MatchesTheCpuOnRandomData) {
   KIT_REQUIRE_GPU();
-  const auto misaligned = lesson07::testing::misalignment<lesson07::TileLayout>();
+  const auto misaligned = lesson07::testing::misalignment();
   ASSERT_FALSE(misaligned.has_value()) << *misaligned;
-  expect_matches_the_cpu("score_rows4", [](const float* r, int nr, int nc, const float* q,
-                                           float* s) { lesson07::score_rows4(r, nr, nc, q, s); });
+  family::expect_near_reference("score_rows4", kQueries, lesson07::score_rows4);
 }
 
-TEST(ScoreRows4, TwinMatchesTheCpuOnRandomData) {
+TEST(ScoreRows, TwinMatchesTheCpuOnRandomData) {
   KIT_REQUIRE_GPU();
-  expect_matches_the_cpu("score_rows4_twin",
-                         [](const float* r, int nr, int nc, const float* q, float* s) {
-                           lesson07::score_rows4_twin(r, nr, nc, q, s);
-                         });
+  family::expect_near_reference("score_rows4_twin", kQueries, lesson07::testing::score_rows4_twin);
 }
 
-TEST(ScoreRows4, NoColumnsScoreZero) {
+TEST(ScoreRows, NoColumnsScoreZero) {
   KIT_REQUIRE_GPU();
-  const auto misaligned = lesson07::testing::misalignment<lesson07::TileLayout>();
+  const auto misaligned = lesson07::testing::misalignment();
   ASSERT_FALSE(misaligned.has_value()) << *misaligned;
-  constexpr int kRows = 45;
-  kit::DeviceBuffer<float> d_scores(static_cast<std::size_t>(lesson07::kQueries) * kRows);
-  d_scores.fill_bytes(0xff);
-  lesson07::score_rows4(nullptr, kRows, 0, nullptr, d_scores.get());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  for (float s : d_scores.download()) {
-    ASSERT_EQ(s, 0.0f) << "a row with no columns scores 0";
-  }
+  family::expect_no_columns_score_zero(kQueries, lesson07::score_rows4);
 }
 
 // Size 0 (or a zero dimension) launches nothing and touches no memory: no error, even with
 // null pointers.
 TEST(EmptyInput, LaunchesNothingAndReportsNoError) {
   KIT_REQUIRE_GPU();
-  lesson07::score_rows4_twin(nullptr, 0, 17, nullptr, nullptr);
-  CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
+  family::expect_empty_launches_nothing(lesson07::testing::score_rows4_twin);
 }
 
 } // namespace

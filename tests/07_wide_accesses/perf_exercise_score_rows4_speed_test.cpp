@@ -4,15 +4,16 @@
 #include <gtest/gtest.h>
 
 #include "kit/testing.hpp"
-#include "score_rows4_timing.hpp"
+#include "score_rows_timing.hpp"
 
 namespace {
 
-TEST(ScoreRows4Speed, AsFastAsTheConflictFreeTwin) {
+TEST(ScoreRowsSpeed, AsFastAsTheConflictFreeTwin) {
   KIT_REQUIRE_TIMING();
-  const auto misaligned = lesson07::testing::misalignment<lesson07::TileLayout>();
+  const auto misaligned = lesson07::testing::misalignment();
   ASSERT_FALSE(misaligned.has_value()) << "not launched: " << *misaligned;
-  const double ratio = lesson07::testing::model_ratio(lesson07::kTileRows, lesson07::kTileDim);
+  const double ratio =
+      lesson07::testing::Traces::model_ratio(lesson07::kTileRows, lesson07::kTileDim);
   ASSERT_DOUBLE_EQ(ratio, 1.0) << "the model says score_rows4 spends " << ratio
                                << "x the wavefronts of its twin: fix the tile layout first";
   lesson07::testing::expect_slowdown_against_twin(1.0);

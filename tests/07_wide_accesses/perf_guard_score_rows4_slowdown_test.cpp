@@ -5,20 +5,20 @@
 #include <gtest/gtest.h>
 
 #include "kit/testing.hpp"
-#include "score_rows4_timing.hpp"
+#include "score_rows_timing.hpp"
 
 namespace {
 
-TEST(ScoreRows4Slowdown, AsTheModelPredicts) {
+TEST(ScoreRowsSlowdown, AsTheModelPredicts) {
   KIT_REQUIRE_TIMING();
-  const auto misaligned = lesson07::testing::misalignment<lesson07::TileLayout>();
+  using lesson07::testing::Traces;
+  const auto misaligned = lesson07::testing::misalignment();
   ASSERT_FALSE(misaligned.has_value()) << "not launched: " << *misaligned;
-  KIT_REQUIRE_VERIFIED_RULES(
-      lesson07::testing::exercise_trace(lesson07::kTileRows, lesson07::kTileDim));
+  KIT_REQUIRE_VERIFIED_RULES(Traces::exercise(lesson07::kTileRows, lesson07::kTileDim));
   // Every instruction repeats once per block and column tile: one tile gives the ratio of
   // any shape.
   lesson07::testing::expect_slowdown_against_twin(
-      lesson07::testing::model_ratio(lesson07::kTileRows, lesson07::kTileDim));
+      Traces::model_ratio(lesson07::kTileRows, lesson07::kTileDim));
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include <demo.hpp>
 #include <exercise.hpp>
 
+#include "kit/layout.hpp"
 #include "kit/ldmatrix.hpp"
 
 namespace {
@@ -18,7 +19,8 @@ TEST(FragmentTile, EveryLdmatrixAtItsIdeal) {
         << p.name << " costs " << r.wavefronts << " wavefronts (ideal " << r.ideal
         << "): the 8 rows of matrix 0 start in banks " << r.lanes[0].bank << ", " << r.lanes[1].bank
         << ", " << r.lanes[2].bank << ", ... Which bits of the offset pick "
-        << "the 16-byte chunk, and which the row?";
+        << "the 16-byte chunk, and which the row?\n"
+        << kit::print_layout(lesson08::FragmentTile{}, 8);
     if (r.wavefronts != r.ideal) {
       return;
     }

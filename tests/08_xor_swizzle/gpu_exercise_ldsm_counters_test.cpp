@@ -13,18 +13,14 @@ namespace {
 class FragmentCounters : public lesson08::testing::LdsmCounterTest {};
 
 TEST_F(FragmentCounters, EveryLdmatrixAtItsIdeal) {
-  constexpr int kTiles = 132 * 4;
-  kit::DeviceBuffer<__half> d_in(static_cast<std::size_t>(kTiles) * lesson08::kFragmentRows *
-                                 lesson08::kFragmentCols);
-  kit::DeviceBuffer<unsigned> d_out(static_cast<std::size_t>(kTiles) * lesson08::kFragmentSteps *
-                                    4 * 32);
-  d_in.fill_bytes(0);
+  lesson08::testing::FragmentBuffers b;
+  constexpr int kTiles = lesson08::testing::FragmentBuffers::kTiles;
   const lesson08::testing::LdsmCounts ideal{
       static_cast<std::uint64_t>(kTiles) * lesson08::kFragmentSteps,
       static_cast<std::uint64_t>(kTiles) * lesson08::kFragmentSteps * 4};
   const kit::LdsmCounters c = expect_ldsm(
       "load_fragments", lesson08::testing::fragment_counts<lesson08::FragmentTile>(kTiles),
-      [&] { lesson08::load_fragments(d_in.get(), d_out.get(), kTiles); });
+      [&] { lesson08::load_fragments(b.in.get(), b.out.get(), kTiles); });
   EXPECT_EQ(c.wavefronts, ideal.wavefronts)
       << "load_fragments: " << c.wavefronts << " ldmatrix wavefronts for " << c.requests
       << " requests (ideal 4 per request): the rows of a matrix share banks";

@@ -5,8 +5,8 @@
 
 #include <exercise.hpp>
 
-#include "kit/buffer.hpp"
 #include "kit/testing.hpp"
+#include "score_rows/testing.hpp"
 #include "score_rows_trace.hpp"
 
 namespace {
@@ -15,14 +15,10 @@ class ScoreRowsCounters : public kit::testing::CounterTest {};
 
 TEST_F(ScoreRowsCounters, EveryRequestAtItsIdeal) {
   constexpr int kRows = 32 * 40 + 7, kCols = 100;
-  const kit::Trace trace = lesson08::testing::exercise_trace(kRows, kCols);
-  kit::DeviceBuffer<float> d_rows(static_cast<std::size_t>(kRows) * kCols);
-  kit::DeviceBuffer<float> d_queries(static_cast<std::size_t>(lesson08::kQueries) * kCols);
-  kit::DeviceBuffer<float> d_scores(static_cast<std::size_t>(lesson08::kQueries) * kRows);
-  d_rows.fill_bytes(0);
-  d_queries.fill_bytes(0);
+  const kit::Trace trace = lesson08::testing::Traces::exercise(kRows, kCols);
+  families::score_rows::testing::Problem p(kRows, kCols, lesson08::ScoreRows::kQueries);
   const auto launch = [&] {
-    lesson08::score_rows(d_rows.get(), kRows, kCols, d_queries.get(), d_scores.get());
+    lesson08::score_rows(p.rows.get(), kRows, kCols, p.queries.get(), p.scores.get());
   };
   if (const auto why = kit::testing::unverified_rule(trace)) {
     // The loads are all 4 bytes wide (rule 1, verified everywhere): hold them alone.

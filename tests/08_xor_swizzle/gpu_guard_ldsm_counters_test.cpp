@@ -54,7 +54,7 @@ protected:
                     << "LdsmCounters.TheRuleEqualsTheModel";
       return;
     }
-    kit::testing::MeasurementTable table;
+    kit::MeasurementTable table;
     table.command = "LESSON08_LDSM_CSV=docs/measurements/ldsm.csv "
                     "build/gpu-check/tests/solution/lesson08_solution_gpu "
                     "--gtest_filter='LdsmCounters.*'";
@@ -64,7 +64,7 @@ protected:
     table.columns = "pattern,model_wavefronts,counter_wavefronts,bank_conflicts";
     table.rows = demo_rows_;
     table.rows.insert(table.rows.end(), rule_rows_.begin(), rule_rows_.end());
-    EXPECT_TRUE(kit::testing::write_measurement_csv(*path, table));
+    EXPECT_TRUE(kit::write_measurement_csv(*path, table)) << "could not write " << *path;
     std::printf("[kit-counters] wrote %s\n", path->c_str());
   }
 
@@ -73,11 +73,10 @@ protected:
                        const lesson08::testing::LdsmCounts& expected,
                        const std::function<void()>& launch) {
     const kit::LdsmCounters c = expect_ldsm(what, expected, launch);
-    rows.push_back(
-        kit::testing::csv_field(ldsm_table_name(what)) + "," +
-        kit::testing::csv_fixed(per_ldsm_request(expected.wavefronts, expected.requests), 2) + "," +
-        kit::testing::csv_fixed(per_ldsm_request(c.wavefronts, c.requests), 2) + "," +
-        kit::testing::csv_fixed(per_ldsm_request(c.bank_conflicts, c.requests), 2));
+    rows.push_back(kit::csv_field(ldsm_table_name(what)) + "," +
+                   kit::fixed(per_ldsm_request(expected.wavefronts, expected.requests), 2) + "," +
+                   kit::fixed(per_ldsm_request(c.wavefronts, c.requests), 2) + "," +
+                   kit::fixed(per_ldsm_request(c.bank_conflicts, c.requests), 2));
   }
 
   inline static std::vector<std::string> demo_rows_; ///< DemosEqualTheModel's rows.
@@ -99,20 +98,20 @@ TEST_F(LdsmCounters, TheRuleEqualsTheModel) {
   rule_rows_.clear();
   for (int matrices : {1, 2, 4}) {
     for (const kit::LdsmPattern& p : {
-             kit::ldsm_indexed_pattern(
+             kit::ldsm_address_pattern(
                  "rows 16 bytes apart", [](int l) { return 16 * l; }, matrices),
-             kit::ldsm_indexed_pattern(
+             kit::ldsm_address_pattern(
                  "rows 64 bytes apart", [](int l) { return 64 * l; }, matrices),
-             kit::ldsm_indexed_pattern(
+             kit::ldsm_address_pattern(
                  "lanes l and l^1 on one row", [](int l) { return 16 * (l / 2); }, matrices),
-             kit::ldsm_indexed_pattern(
+             kit::ldsm_address_pattern(
                  "every lane on one row", [](int) { return 0; }, matrices),
-             kit::ldsm_indexed_pattern(
+             kit::ldsm_address_pattern(
                  "each half-warp on one row", [](int l) { return l < 16 ? 0 : 4096; }, matrices),
-             kit::ldsm_indexed_pattern(
+             kit::ldsm_address_pattern(
                  "the rows of matrix 0 in every matrix", [](int l) { return 16 * (l % 8); },
                  matrices),
-             kit::ldsm_indexed_pattern(
+             kit::ldsm_address_pattern(
                  "rows 32 bytes apart", [](int l) { return 32 * l; }, matrices),
          }) {
       expect_ldsm_row(rule_rows_, p.name + " (x" + std::to_string(matrices) + ")",
@@ -122,18 +121,14 @@ TEST_F(LdsmCounters, TheRuleEqualsTheModel) {
 }
 
 TEST_F(LdsmCounters, PlainAndPaddedFragmentsEqualTheModel) {
-  constexpr int kTiles = 132 * 4;
-  kit::DeviceBuffer<__half> d_in(static_cast<std::size_t>(kTiles) * lesson08::kFragmentRows *
-                                 lesson08::kFragmentCols);
-  kit::DeviceBuffer<unsigned> d_out(static_cast<std::size_t>(kTiles) * lesson08::kFragmentSteps *
-                                    4 * 32);
-  d_in.fill_bytes(0);
+  lesson08::testing::FragmentBuffers b;
+  constexpr int kTiles = lesson08::testing::FragmentBuffers::kTiles;
   expect_ldsm("load_fragments_plain",
               lesson08::testing::fragment_counts<lesson08::FragmentRows>(kTiles),
-              [&] { lesson08::load_fragments_plain(d_in.get(), d_out.get(), kTiles); });
+              [&] { lesson08::load_fragments_plain(b.in.get(), b.out.get(), kTiles); });
   expect_ldsm("load_fragments_padded",
               lesson08::testing::fragment_counts<lesson08::FragmentPaddedTile>(kTiles),
-              [&] { lesson08::load_fragments_padded(d_in.get(), d_out.get(), kTiles); });
+              [&] { lesson08::load_fragments_padded(b.in.get(), b.out.get(), kTiles); });
 }
 
 } // namespace
@@ -145,20 +140,16 @@ class FragmentStores : public kit::testing::CounterTest {};
 // The shared-memory session on the same kernels: their 16-byte stores, exactly, and no load
 // (the sass load metrics do not count ldmatrix).
 TEST_F(FragmentStores, CountersEqualTheModel) {
-  constexpr int kTiles = 132 * 4;
+  constexpr int kTiles = lesson08::testing::FragmentBuffers::kTiles;
   KIT_REQUIRE_VERIFIED_RULES(
       lesson08::testing::fragment_store_trace<lesson08::FragmentTile>(kTiles));
-  kit::DeviceBuffer<__half> d_in(static_cast<std::size_t>(kTiles) * lesson08::kFragmentRows *
-                                 lesson08::kFragmentCols);
-  kit::DeviceBuffer<unsigned> d_out(static_cast<std::size_t>(kTiles) * lesson08::kFragmentSteps *
-                                    4 * 32);
-  d_in.fill_bytes(0);
+  lesson08::testing::FragmentBuffers b;
   expect_counts("load_fragments (stores)",
                 lesson08::testing::fragment_store_trace<lesson08::FragmentTile>(kTiles),
-                [&] { lesson08::load_fragments(d_in.get(), d_out.get(), kTiles); });
+                [&] { lesson08::load_fragments(b.in.get(), b.out.get(), kTiles); });
   expect_counts("load_fragments_plain (stores)",
                 lesson08::testing::fragment_store_trace<lesson08::FragmentRows>(kTiles),
-                [&] { lesson08::load_fragments_plain(d_in.get(), d_out.get(), kTiles); });
+                [&] { lesson08::load_fragments_plain(b.in.get(), b.out.get(), kTiles); });
 }
 
 } // namespace

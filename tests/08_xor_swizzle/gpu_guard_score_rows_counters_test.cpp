@@ -8,8 +8,8 @@
 #include <demo.hpp>
 #include <exercise.hpp>
 
-#include "kit/buffer.hpp"
 #include "kit/testing.hpp"
+#include "score_rows/testing.hpp"
 #include "score_rows_trace.hpp"
 
 namespace {
@@ -17,19 +17,17 @@ namespace {
 class ScoreRowsTrace : public kit::testing::CounterTest {};
 
 TEST_F(ScoreRowsTrace, CountersEqualTheModel) {
-  KIT_REQUIRE_VERIFIED_RULES(lesson08::testing::twin_trace(lesson08::kTileDim, lesson08::kTileDim));
+  using lesson08::testing::Traces;
+  KIT_REQUIRE_VERIFIED_RULES(Traces::twin(lesson08::kTileDim, lesson08::kTileDim));
   for (auto [n_rows, n_cols] : {std::pair{32 * 40, 96}, std::pair{1000, 77}}) {
-    kit::DeviceBuffer<float> d_rows(static_cast<std::size_t>(n_rows) * n_cols);
-    kit::DeviceBuffer<float> d_queries(static_cast<std::size_t>(lesson08::kQueries) * n_cols);
-    kit::DeviceBuffer<float> d_scores(static_cast<std::size_t>(lesson08::kQueries) * n_rows);
-    d_rows.fill_bytes(0);
-    d_queries.fill_bytes(0);
+    families::score_rows::testing::Problem p(n_rows, n_cols, lesson08::ScoreRows::kQueries);
     const std::string shape = std::to_string(n_rows) + "x" + std::to_string(n_cols);
-    expect_counts("score_rows " + shape, lesson08::testing::exercise_trace(n_rows, n_cols), [&] {
-      lesson08::score_rows(d_rows.get(), n_rows, n_cols, d_queries.get(), d_scores.get());
+    expect_counts("score_rows " + shape, Traces::exercise(n_rows, n_cols), [&] {
+      lesson08::score_rows(p.rows.get(), n_rows, n_cols, p.queries.get(), p.scores.get());
     });
-    expect_counts("score_rows_twin " + shape, lesson08::testing::twin_trace(n_rows, n_cols), [&] {
-      lesson08::score_rows_twin(d_rows.get(), n_rows, n_cols, d_queries.get(), d_scores.get());
+    expect_counts("score_rows_twin " + shape, Traces::twin(n_rows, n_cols), [&] {
+      lesson08::testing::score_rows_twin(p.rows.get(), n_rows, n_cols, p.queries.get(),
+                                         p.scores.get());
     });
   }
 }

@@ -13,6 +13,7 @@
 #include <demo.hpp>
 #include <exercise.hpp>
 
+#include "kit/buffer.hpp"
 #include "kit/device.hpp"
 #include "kit/ldmatrix.hpp"
 #include "kit/ldsm_counters.hpp"
@@ -58,6 +59,17 @@ kit::Trace fragment_store_trace(int tiles) {
   }
   return t;
 }
+
+/// Zeroed input and an output for load_fragments over kTiles tiles (four waves of blocks of
+/// one warp on a 132-SM GPU).
+struct FragmentBuffers {
+  static constexpr int kTiles = 132 * 4; ///< Tiles loaded.
+  kit::DeviceBuffer<__half> in{static_cast<std::size_t>(kTiles) * kFragmentRows *
+                               kFragmentCols}; ///< The tiles, zeros.
+  kit::DeviceBuffer<unsigned> out{static_cast<std::size_t>(kTiles) * kFragmentSteps * 4 *
+                                  kit::kWarpSize}; ///< Every lane's registers.
+  FragmentBuffers() { in.fill_bytes(0); }
+};
 
 /// One session of the ldmatrix metrics per test; skips with the reason when the counters
 /// cannot be read, or where the ldmatrix rule was not measured (it was read on sm_90).

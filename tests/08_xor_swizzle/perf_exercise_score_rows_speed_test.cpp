@@ -11,8 +11,10 @@ TEST(ScoreRowsSpeed, NoSlowerThanTheBestPadding) {
   KIT_REQUIRE_TIMING();
   // Every instruction repeats once per block and column tile: one tile gives the ratio of
   // any shape.
-  const double ratio = lesson08::testing::model_ratio(lesson08::kTileDim, lesson08::kTileDim);
-  const double ideal = lesson08::testing::ideal_ratio(lesson08::kTileDim, lesson08::kTileDim);
+  const double ratio =
+      lesson08::testing::Traces::model_ratio(lesson08::kTileDim, lesson08::kTileDim);
+  const double ideal =
+      lesson08::testing::Traces::ideal_ratio(lesson08::kTileDim, lesson08::kTileDim);
   ASSERT_DOUBLE_EQ(ratio, ideal) << "the model says score_rows spends " << ratio
                                  << "x the wavefronts of its padded twin, where every access "
                                     "at its ideal gives "

@@ -13,7 +13,8 @@ namespace {
 
 TEST(ScoreRowsSlowdown, AsTheModelPredictsWhileConflicted) {
   KIT_REQUIRE_TIMING();
-  const double ratio = lesson08::testing::model_ratio(lesson08::kTileDim, lesson08::kTileDim);
+  const double ratio =
+      lesson08::testing::Traces::model_ratio(lesson08::kTileDim, lesson08::kTileDim);
   if (ratio > kit::kUnitBandHigh) {
     lesson08::testing::expect_slowdown_against_twin();
   } else {

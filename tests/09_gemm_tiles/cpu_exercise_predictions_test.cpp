@@ -6,10 +6,12 @@
 
 #include "kit/bank_model.hpp"
 #include "kit/prediction.hpp"
+#include "twin.hpp"
 
 namespace {
 
 using namespace lesson09;
+using lesson09::testing::Strided;
 
 TEST(Predictions, BlockedScalarRead) {
   KIT_EXPECT_PREDICTION(kPredictedBlockedScalar,

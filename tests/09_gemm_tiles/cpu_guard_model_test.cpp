@@ -14,6 +14,8 @@
 namespace {
 
 using namespace lesson09;
+using lesson09::testing::Strided;
+using lesson09::testing::StridedByFour;
 
 int wavefronts(const kit::Pattern& p) {
   return kit::wavefronts(p.access, p.op);
@@ -26,7 +28,7 @@ int ideal(const kit::Pattern& p) {
 /// word col(tx, j) of B's row k = 0 (row threads of one warp read the same words).
 template <class ColFn>
 kit::Pattern row_read(const char* name, int threads_x, ColFn col) {
-  return kit::indexed_pattern(
+  return kit::offset_pattern(
       name, sizeof(float), [&](unsigned lane) { return col(static_cast<int>(lane) % threads_x); });
 }
 
@@ -71,7 +73,7 @@ TEST(Model, StridedByFourLoadsNeverAboveTheirIdeal) {
 // of one row thread (32 column threads) every lane reads the same word.
 TEST(SeedClaims, ColumnSegmentOfAWidth32Tile) {
   const auto seed_a = [](int threads_x) { // As[4 ty + i][k] with rows of 32 floats, i = k = 0
-    return kit::indexed_pattern("seed A", sizeof(float), [=](unsigned lane) {
+    return kit::offset_pattern("seed A", sizeof(float), [=](unsigned lane) {
       return (static_cast<int>(lane) / threads_x) * 4 * 32;
     });
   };

@@ -12,6 +12,7 @@
 #include <demo.hpp>
 
 #include "kit/timer.hpp"
+#include "twin.hpp"
 
 namespace lesson09::testing {
 

@@ -17,6 +17,9 @@
 
 namespace {
 
+using lesson09::testing::Strided;
+using lesson09::testing::StridedByFour;
+
 class GemmTrace : public kit::testing::CounterTest {};
 
 TEST_F(GemmTrace, CountersEqualTheModel) {

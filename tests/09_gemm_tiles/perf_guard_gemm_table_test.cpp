@@ -54,7 +54,7 @@ std::optional<double> counted(kit::CounterSession& s, const kit::Pattern& p) {
   return c.sass.load_wavefronts_per_request();
 }
 
-using kit::testing::csv_fixed;
+using kit::fixed;
 
 /// Writes `rows` under the measurement header into `folder`/`name` when the environment asks.
 void write_csv(const char* name, const std::string& columns, const std::vector<std::string>& rows) {
@@ -62,13 +62,15 @@ void write_csv(const char* name, const std::string& columns, const std::vector<s
   if (!folder) {
     return;
   }
-  const kit::testing::MeasurementTable table{"LESSON09_MEASUREMENTS_OUT=docs/measurements "
-                                             "build/gpu-check/tests/solution/lesson09_solution_gpu "
-                                             "--gtest_filter=GemmTable.EveryVariantBesideCublas",
-                                             {},
-                                             columns,
-                                             rows};
-  ASSERT_TRUE(kit::testing::write_measurement_csv(*folder + "/" + name, table));
+  const kit::MeasurementTable table{"LESSON09_MEASUREMENTS_OUT=docs/measurements "
+                                    "build/gpu-check/tests/solution/lesson09_solution_gpu "
+                                    "--gtest_filter=GemmTable.EveryVariantBesideCublas",
+                                    {},
+                                    {},
+                                    columns,
+                                    rows};
+  const std::string path = *folder + "/" + name;
+  ASSERT_TRUE(kit::write_measurement_csv(path, table)) << "could not write " << path;
   std::printf("[gemm-table] wrote %s/%s\n", folder->c_str(), name);
 }
 
@@ -117,19 +119,17 @@ TEST(GemmTable, EveryVariantBesideCublas) {
   const auto share = [&](std::size_t i, std::size_t s) {
     return ms[i][s] > 0 ? ms[all.size()][s] / ms[i][s] : 0;
   };
-  const auto opt = [](const std::optional<double>& v) {
-    return v ? csv_fixed(*v, 2) : std::string();
-  };
+  const auto opt = [](const std::optional<double>& v) { return v ? fixed(*v, 2) : std::string(); };
   for (std::size_t i = 0; i <= all.size(); ++i) {
     std::string row = i < all.size() ? all[i].name : "cublasSgemm";
     if (i < all.size()) {
-      row += "," + csv_fixed(kit::wavefronts(reads[i].b.access), 2) + "," + opt(b_counted[i]) +
-             "," + csv_fixed(kit::wavefronts(reads[i].a.access), 2) + "," + opt(a_counted[i]);
+      row += "," + fixed(kit::wavefronts(reads[i].b.access), 2) + "," + opt(b_counted[i]) + "," +
+             fixed(kit::wavefronts(reads[i].a.access), 2) + "," + opt(a_counted[i]);
     } else {
       row += ",,,,";
     }
-    row += "," + csv_fixed(rate(i, 0), 0) + "," + csv_fixed(share(i, 0), 3) + "," +
-           csv_fixed(rate(i, 1), 0) + "," + csv_fixed(share(i, 1), 3);
+    row += "," + fixed(rate(i, 0), 0) + "," + fixed(share(i, 0), 3) + "," + fixed(rate(i, 1), 0) +
+           "," + fixed(share(i, 1), 3);
     std::printf("[gemm-table] %s\n", row.c_str());
     rows.push_back(row);
   }
@@ -157,8 +157,7 @@ TEST(GemmTable, EveryVariantBesideCublas) {
     const double median = (g[4] + g[5]) / 2;
     const std::string row = all[slower].name + "," + all[faster].name + "," + std::to_string(m) +
                             "," + std::to_string(n) + "," + std::to_string(k) + ",10," +
-                            csv_fixed(median, 3) + "," + csv_fixed(g.front(), 3) + "," +
-                            csv_fixed(g.back(), 3);
+                            fixed(median, 3) + "," + fixed(g.front(), 3) + "," + fixed(g.back(), 3);
     std::printf("[gemm-gain] %s\n", row.c_str());
     gains.push_back(row);
   }

@@ -93,10 +93,11 @@ std::string box_name(Config c) {
 
 void write_csv(const std::string& path, const std::vector<Row>& rows,
                const std::vector<ColumnRow>& columns) {
-  using kit::testing::csv_fixed;
-  kit::testing::MeasurementTable table{
+  using kit::fixed;
+  kit::MeasurementTable table{
       "LESSON11_TABLE_CSV=docs/measurements/tma_modes.csv ctest --test-dir <build> "
       "-R solution/lesson11/ModesTable",
+      {},
       {"score_tiles over a " + std::to_string(kTimedRows) + " x " + std::to_string(kTimedCols) +
        " float matrix, 16 warps a block each reading every tile; time: median of one run's "
        "launches; counters over a " +
@@ -106,20 +107,19 @@ void write_csv(const std::string& path, const std::vector<Row>& rows,
       "mode,box,read,model_wavefronts,counter_wavefronts,counter_store_requests,time_us",
       {}};
   for (const Row& r : rows) {
-    table.rows.push_back(
-        lesson11::mode_name(lesson11::config_mode(r.config)) + "," + box_name(r.config) + ",\"" +
-        read_pattern(r.config) + "\"," + csv_fixed(r.model, 0) + "," +
-        (r.counters ? csv_fixed(*r.counters, 2) : "") + "," +
-        (r.stores ? std::to_string(*r.stores) : "") + "," + csv_fixed(r.time_us, 1));
+    table.rows.push_back(lesson11::mode_name(lesson11::config_mode(r.config)) + "," +
+                         box_name(r.config) + ",\"" + read_pattern(r.config) + "\"," +
+                         fixed(r.model, 0) + "," + (r.counters ? fixed(*r.counters, 2) : "") + "," +
+                         (r.stores ? std::to_string(*r.stores) : "") + "," + fixed(r.time_us, 1));
   }
   for (const ColumnRow& r : columns) {
     table.rows.push_back(lesson11::mode_name(r.mode) + "," + std::to_string(lesson11::kBoxRows) +
                          " x " + std::to_string(r.box_cols) +
                          ",\"float 0 of rows 0-31 (4 B a lane)\"," +
                          std::to_string(kit::wavefronts(r.pattern.access)) + "," +
-                         (r.counters ? csv_fixed(*r.counters, 2) : "") + ",,");
+                         (r.counters ? fixed(*r.counters, 2) : "") + ",,");
   }
-  ASSERT_TRUE(kit::testing::write_measurement_csv(path, table));
+  ASSERT_TRUE(kit::write_measurement_csv(path, table)) << "could not write " << path;
 }
 
 TEST(ModesTable, CountersEqualTheModelAndSwizzlingIsNeverSlower) {

@@ -1,6 +1,9 @@
 // The slowdown band and traces: the rules every slowdown and counter test relies on.
 #include <gtest/gtest.h>
 
+#include <optional>
+
+#include "kit/at_ideal.hpp"
 #include "kit/bands.hpp"
 #include "kit/trace.hpp"
 
@@ -99,6 +102,36 @@ TEST(Trace, InvalidInstructionsAreReported) {
   a.address[3] = 12;
   t.add(kit::SharedOp::load, a, 1, "misaligned");
   EXPECT_THROW(t.expected(), std::invalid_argument);
+}
+
+TEST(Trace, FirstOverIdealNamesOneInstructionByItsLabel) {
+  kit::Trace t;
+  t.add(kit::SharedOp::load, kit::strided_access(4, 1), 3, "row read");
+  EXPECT_FALSE(kit::first_over_ideal(t).has_value());
+  EXPECT_TRUE(kit::at_ideal(t));
+  t.add(kit::SharedOp::load, kit::strided_access(4, 32), 2, "column read");
+  t.add(kit::SharedOp::store, kit::strided_access(4, 2), 1, "pair store");
+  const std::optional<kit::OverIdeal> over = kit::first_over_ideal(t);
+  ASSERT_TRUE(over.has_value());
+  EXPECT_EQ(over->what, "column read"); // the first one, not the last
+  EXPECT_EQ(over->wavefronts, kit::wavefronts(kit::strided_access(4, 32)));
+  EXPECT_EQ(over->ideal, 1);
+  const ::testing::AssertionResult r = kit::at_ideal(t);
+  EXPECT_FALSE(r);
+  EXPECT_STREQ(r.message(), "the column read (4 B load) costs 32 wavefronts per request, ideal 1");
+}
+
+TEST(Trace, FirstOverIdealNamesAnInvalidInstruction) {
+  kit::WarpAccess a = kit::strided_access(16, 1);
+  a.address[3] += 4; // misaligned 16-byte access
+  kit::Trace t;
+  t.add(kit::SharedOp::load, a, 1, "wide read");
+  const std::optional<kit::OverIdeal> over = kit::first_over_ideal(t);
+  ASSERT_TRUE(over.has_value());
+  EXPECT_FALSE(over->error.empty());
+  EXPECT_NE(over->describe().find("the wide read (16 B load) is not a valid request"),
+            std::string::npos)
+      << over->describe();
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // the array a layout needs, collisions, and warp accesses the bank model takes.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,19 @@ TEST(Layout, WarpAccessWidthsAndInactiveLanes) {
   });
   EXPECT_EQ(half.mask, 0xffffu);
   EXPECT_EQ(kit::wavefronts(half), 16);
+}
+
+TEST(Layout, PrintLayoutDrawsEachElementsBank) {
+  // Rows of 33 floats: row r starts in bank r; halves share a word two by two.
+  const std::string padded = kit::print_layout(kit::Pitched<float, 64, 32, 33>{}, 2);
+  EXPECT_EQ(padded.substr(0, padded.find('\n')),
+            "banks of a 64 x 32 layout, 4-byte elements (rows 0-1 of 64)");
+  EXPECT_NE(padded.find("  row  0:  0  1  2"), std::string::npos) << padded;
+  EXPECT_NE(padded.find("  row  1:  1  2  3"), std::string::npos) << padded;
+  EXPECT_NE(padded.find(" 31  0\n"), std::string::npos) << "row 1 wraps to bank 0\n" << padded;
+  EXPECT_EQ(padded.find("row  2"), std::string::npos) << padded;
+  const std::string halves = kit::print_layout(kit::Pitched<std::uint16_t, 1, 4>{});
+  EXPECT_EQ(halves, "banks of a 1 x 4 layout, 2-byte elements\n  row  0:  0  0  1  1\n");
 }
 
 } // namespace

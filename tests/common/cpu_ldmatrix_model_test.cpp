@@ -12,7 +12,7 @@ namespace {
 /// Wavefronts of an ldmatrix of `matrices` matrices whose lane l gives row byte `row(l)`.
 template <class Fn>
 int ldsm(int matrices, Fn row) {
-  return kit::ldsm_wavefronts(kit::ldsm_indexed_pattern("p", row, matrices).access);
+  return kit::ldsm_wavefronts(kit::ldsm_address_pattern("p", row, matrices).access);
 }
 
 TEST(LdmatrixModel, MasksAndIdeal) {
@@ -20,7 +20,7 @@ TEST(LdmatrixModel, MasksAndIdeal) {
   EXPECT_EQ(kit::ldsm_mask(2), 0xffffu);
   EXPECT_EQ(kit::ldsm_mask(4), kit::kFullMask);
   for (int n : {1, 2, 4}) {
-    const kit::BankReport r = kit::analyze_ldsm(kit::ldsm_indexed_pattern(
+    const kit::BankReport r = kit::analyze_ldsm(kit::ldsm_address_pattern(
                                                     "p", [](int l) { return 16 * l; }, n)
                                                     .access);
     EXPECT_EQ(r.ideal, n);
@@ -47,13 +47,13 @@ TEST(LdmatrixModel, WhatTheH100Read) {
 TEST(LdmatrixModel, NoMergeUnlikeA16ByteLoad) {
   // The same lanes as one 16-byte load: lane pairs on one row merge into half-warp phases
   // there (2 wavefronts), not in an ldmatrix (4).
-  const kit::LdsmPattern p = kit::ldsm_indexed_pattern("pairs", [](int l) { return 16 * (l / 2); });
+  const kit::LdsmPattern p = kit::ldsm_address_pattern("pairs", [](int l) { return 16 * (l / 2); });
   EXPECT_EQ(kit::wavefronts(p.access, kit::SharedOp::load), 2);
   EXPECT_EQ(kit::ldsm_wavefronts(p.access), 4);
 }
 
 TEST(LdmatrixModel, MisalignedRowIsAnError) {
-  const kit::LdsmPattern p = kit::ldsm_indexed_pattern("odd", [](int l) { return 16 * l + 8; });
+  const kit::LdsmPattern p = kit::ldsm_address_pattern("odd", [](int l) { return 16 * l + 8; });
   EXPECT_EQ(kit::analyze_ldsm(p.access).error, kit::ModelError::misaligned);
   EXPECT_EQ(kit::ldsm_wavefronts(p.access), 0);
 }

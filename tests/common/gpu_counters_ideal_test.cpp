@@ -86,7 +86,7 @@ void write_ideal_table(const std::string& path, const std::map<std::string, Idea
     std::printf("[kit-ideal] %s not written: nothing was measured\n", path.c_str());
     return;
   }
-  kit::testing::MeasurementTable table;
+  kit::MeasurementTable table;
   table.command = "KIT_IDEAL_CSV=docs/measurements/wide_ideal.csv "
                   "build/gpu-check/tests/kit/kit_gpu "
                   "--gtest_filter='IdealAgainstConflictCounters.*'";
@@ -104,18 +104,17 @@ void write_ideal_table(const std::string& path, const std::map<std::string, Idea
       continue;
     }
     const IdealLine& l = found->second;
-    table.rows.push_back(
-        kit::testing::csv_field(row.label) + "," + kit::testing::csv_fixed(l.wavefronts, 2) + "," +
-        std::to_string(l.model_wavefronts) + "," + kit::testing::csv_fixed(l.conflicts, 2) + "," +
-        std::to_string(l.model_excess) + "," + std::to_string(l.model_ideal) + "," +
-        std::to_string(l.plain_ideal));
+    table.rows.push_back(kit::csv_field(row.label) + "," + kit::fixed(l.wavefronts, 2) + "," +
+                         std::to_string(l.model_wavefronts) + "," + kit::fixed(l.conflicts, 2) +
+                         "," + std::to_string(l.model_excess) + "," +
+                         std::to_string(l.model_ideal) + "," + std::to_string(l.plain_ideal));
   }
   if (!missing.empty()) {
     ADD_FAILURE() << path << " not written: not measured in this run: " << missing
                   << " (run every IdealAgainstConflictCounters test, on sm_90)";
     return;
   }
-  EXPECT_TRUE(kit::testing::write_measurement_csv(path, table));
+  EXPECT_TRUE(kit::write_measurement_csv(path, table)) << "could not write " << path;
   std::printf("[kit-ideal] wrote %s\n", path.c_str());
 }
 

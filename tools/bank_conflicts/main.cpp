@@ -22,19 +22,20 @@
 #include <string>
 #include <vector>
 
+#include "cli.hpp"
 #include "expression.hpp"
 #include "kit/bank_model.hpp"
 #include "kit/counters.hpp"
 #include "kit/device.hpp"
+#include "kit/measurement_csv.hpp"
 #include "kit/pattern_bench.hpp"
 #include "kit/timer.hpp"
 
 namespace {
 
-/// Bad command-line input: reported in one line, exit status 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using course_tools::UsageError;
+using kit::csv_field;
+using kit::fixed;
 
 constexpr const char* kUsage =
     "usage: bank-conflicts --type float|half|double|float4|u8\n"
@@ -62,22 +63,17 @@ struct Options {
   std::string command;
 };
 
-unsigned parse_unsigned(const std::string& s, const char* what) {
-  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 9) {
-    throw UsageError(std::string(what) + ": '" + s + "' is not a non-negative integer");
-  }
-  return static_cast<unsigned>(std::stoul(s));
+/// Strides and offsets: non-negative integers below a billion.
+constexpr long long kMaxValue = 999999999;
+
+unsigned parse_unsigned(const std::string& s, const std::string& what) {
+  return static_cast<unsigned>(course_tools::parse_int(s, what, 0, kMaxValue));
 }
 
-std::vector<unsigned> parse_list(const std::string& s, const char* what) {
+std::vector<unsigned> parse_list(const std::string& s, const std::string& what) {
   std::vector<unsigned> v;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ',')) {
+  for (const std::string& item : course_tools::split_list(s, what)) {
     v.push_back(parse_unsigned(item, what));
-  }
-  if (v.empty() || s.back() == ',') {
-    throw UsageError(std::string(what) + ": '" + s + "' is not a comma-separated list");
   }
   return v;
 }
@@ -98,55 +94,40 @@ int elem_bytes_of(const std::string& type) {
 
 Options parse(int argc, char** argv) {
   Options o;
+  course_tools::Args args(argc, argv);
   // The command as recorded in CSV/JSON headers: how to reproduce the numbers (where the
   // output went is not part of that).
-  std::ostringstream cmd;
-  cmd << "bank-conflicts";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if ((a == "--output" || a == "-o") && i + 1 < argc) {
-      ++i;
-      continue;
-    }
-    cmd << " " << (a.find_first_of(" *()") == std::string::npos ? a : "'" + a + "'");
-  }
-  o.command = cmd.str();
+  o.command = args.recorded("bank-conflicts", {"--output", "-o"});
   bool have_rows = false;
-  auto value = [&](int& i, const std::string& flag) -> std::string {
-    if (i + 1 >= argc) {
-      throw UsageError(flag + " needs a value");
-    }
-    return argv[++i];
-  };
   auto rows_once = [&](const std::string& flag) {
     if (have_rows) {
       throw UsageError(flag + ": give only one of --stride, --strides, --sweep, --offsets");
     }
     have_rows = true;
   };
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
+  while (!args.done()) {
+    const std::string a = args.next();
     if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
       std::exit(0);
     } else if (a == "--type") {
-      o.type = value(i, a);
+      o.type = args.value(a);
       o.elem_bytes = elem_bytes_of(o.type);
     } else if (a == "--stride") {
       rows_once(a);
-      o.strides = {parse_unsigned(value(i, a), "--stride")};
+      o.strides = {parse_unsigned(args.value(a), a)};
     } else if (a == "--strides") {
       rows_once(a);
-      o.strides = parse_list(value(i, a), "--strides");
+      o.strides = parse_list(args.value(a), a);
     } else if (a == "--sweep") {
       rows_once(a);
-      const std::string v = value(i, a);
+      const std::string v = args.value(a);
       const auto colon = v.find(':');
       if (colon == std::string::npos) {
         throw UsageError("--sweep: '" + v + "' is not FIRST:LAST");
       }
-      const unsigned first = parse_unsigned(v.substr(0, colon), "--sweep");
-      const unsigned last = parse_unsigned(v.substr(colon + 1), "--sweep");
+      const unsigned first = parse_unsigned(v.substr(0, colon), a);
+      const unsigned last = parse_unsigned(v.substr(colon + 1), a);
       if (last < first || last - first > 4096) {
         throw UsageError("--sweep: '" + v + "' must have FIRST <= LAST, at most 4096 apart");
       }
@@ -155,13 +136,13 @@ Options parse(int argc, char** argv) {
       }
     } else if (a == "--offsets") {
       rows_once(a);
-      o.offsets = parse_list(value(i, a), "--offsets");
+      o.offsets = parse_list(args.value(a), a);
       if (o.offsets->size() != static_cast<std::size_t>(kit::kWarpSize)) {
         throw UsageError("--offsets: " + std::to_string(o.offsets->size()) +
                          " offsets given, a warp has 32 lanes");
       }
     } else if (a == "--index") {
-      o.index = value(i, a);
+      o.index = args.value(a);
     } else if (a == "--store") {
       o.op = kit::SharedOp::store;
     } else if (a == "--csv") {
@@ -169,13 +150,13 @@ Options parse(int argc, char** argv) {
     } else if (a == "--json") {
       o.format = Options::Format::json;
     } else if (a == "--output" || a == "-o") {
-      o.output = value(i, a);
+      o.output = args.value(a);
     } else if (a == "--no-timing") {
       o.timing = false;
     } else if (a == "--no-counters") {
       o.counters = false;
     } else {
-      throw UsageError("unknown argument '" + a + "' (try --help)");
+      throw course_tools::unknown(a);
     }
   }
   if (o.type.empty()) {
@@ -241,18 +222,6 @@ std::string type_label(const Options& o) {
   return o.index.empty() ? o.type : o.type + " [" + o.index + "]";
 }
 
-/// A CSV field, quoted when it holds a comma or a quote.
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"") == std::string::npos) {
-    return s;
-  }
-  std::string q = "\"";
-  for (char c : s) {
-    q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  }
-  return q + "\"";
-}
-
 struct Row {
   std::string label; // the stride, or "custom"
   kit::Pattern pattern;
@@ -262,30 +231,22 @@ struct Row {
   double model_slowdown = 0;
 };
 
-std::string fixed(std::optional<double> v, int digits) {
-  if (!v) {
-    return "";
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, *v);
-  return buf;
-}
-
 void print(std::ostream& out, const Options& o, const std::vector<Row>& rows,
            const std::vector<std::string>& notes) {
   const char* op = o.op == kit::SharedOp::store ? "store" : "load";
   if (o.format == Options::Format::csv) {
-    out << "# device: " << kit::device_description() << "\n# date: " << kit::utc_date()
-        << "\n# command: " << o.command << "\n# access: " << op << "\n";
-    for (const auto& n : notes) {
-      out << "# note: " << n << "\n";
-    }
-    out << "type,stride,model_wavefronts,counter_wavefronts,slowdown,model_slowdown\n";
+    kit::MeasurementTable table{o.command,
+                                {{"access", op}},
+                                notes,
+                                "type,stride,model_wavefronts,counter_wavefronts,slowdown,"
+                                "model_slowdown",
+                                {}};
     for (const Row& r : rows) {
-      out << csv_field(type_label(o)) << "," << r.label << "," << r.model << ","
-          << fixed(r.counter, 2) << "," << fixed(r.slowdown, 3) << "," << fixed(r.model_slowdown, 3)
-          << "\n";
+      table.rows.push_back(csv_field(type_label(o)) + "," + r.label + "," +
+                           std::to_string(r.model) + "," + fixed(r.counter, 2) + "," +
+                           fixed(r.slowdown, 3) + "," + fixed(r.model_slowdown, 3));
     }
+    kit::write_measurement_csv(out, table);
     return;
   }
   if (o.format == Options::Format::json) {

@@ -34,7 +34,7 @@ class Errors(unittest.TestCase):
             ([], "--type is required"),
             (["--type", "float"], "give one of"),
             (["--type", "quad", "--stride", "1"], "unknown type 'quad'"),
-            (["--type", "float", "--stride", "-1"], "not a non-negative integer"),
+            (["--type", "float", "--stride", "-1"], "'-1' is negative"),
             (["--type", "float", "--stride", "x"], "not a non-negative integer"),
             (["--type", "float", "--stride"], "--stride needs a value"),
             (["--type", "float", "--strides", "1,,2"], "not a non-negative integer"),

@@ -55,26 +55,13 @@ constexpr TypeWidth kTypes[] = {
 constexpr const char* kDefaultType = "float";
 
 std::uint32_t parse_u32(const std::string& s, const std::string& what) {
-  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) {
-    const bool negative = !s.empty() && s[0] == '-';
-    throw UsageError(what + ": '" + s + "' is " +
-                     (negative ? "negative" : "not a non-negative integer"));
-  }
-  if (s.size() > 10 || std::stoull(s) > UINT32_MAX) {
-    throw UsageError(what + ": '" + s + "' is too large (at most 4294967295)");
-  }
-  return static_cast<std::uint32_t>(std::stoull(s));
+  return static_cast<std::uint32_t>(course_tools::parse_int(s, what, 0, UINT32_MAX));
 }
 
 std::vector<std::uint32_t> parse_offsets(const std::string& s) {
   std::vector<std::uint32_t> v;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ',')) {
+  for (const std::string& item : course_tools::split_list(s, "--offsets")) {
     v.push_back(parse_u32(item, "--offsets"));
-  }
-  if (!s.empty() && s.back() == ',') {
-    throw UsageError("--offsets: '" + s + "' ends with a comma");
   }
   if (v.size() != static_cast<std::size_t>(kit::kWarpSize)) {
     throw UsageError("--offsets: " + std::to_string(v.size()) +
@@ -149,26 +136,16 @@ Options parse_options(int argc, const char* const* argv) {
   std::string swizzle_words;
   bool seen_store = false, seen_svg = false;
 
-  auto value = [&](int& i, const std::string& flag) -> std::string {
-    if (i + 1 >= argc) {
-      throw UsageError(flag + " needs a value");
-    }
-    return argv[++i];
-  };
-  auto once = [](bool given, const std::string& flag) {
-    if (given) {
-      throw UsageError(flag + " is given twice");
-    }
-  };
-
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
+  course_tools::Args args(argc, argv);
+  using course_tools::once;
+  while (!args.done()) {
+    const std::string a = args.next();
     if (a == "--help" || a == "-h") {
       o.help = true;
       return o;
     } else if (a == "--width") {
       once(width.has_value(), a);
-      const std::string v = value(i, a);
+      const std::string v = args.value(a);
       const std::uint32_t w = parse_u32(v, a);
       if (!kit::is_valid_width(static_cast<int>(w))) {
         throw UsageError("--width: unknown width '" + v + "' (1, 2, 4, 8 or 16 bytes)");
@@ -176,62 +153,56 @@ Options parse_options(int argc, const char* const* argv) {
       width = static_cast<int>(w);
     } else if (a == "--type") {
       once(type.has_value(), a);
-      type = value(i, a);
+      type = args.value(a);
       type_width(*type);
     } else if (a == "--offsets") {
       once(offsets.has_value(), a);
-      offsets = parse_offsets(value(i, a));
+      offsets = parse_offsets(args.value(a));
     } else if (a == "--stride") {
       once(stride.has_value(), a);
-      stride = parse_u32(value(i, a), a);
+      stride = parse_u32(args.value(a), a);
     } else if (a == "--index") {
       once(index_text.has_value(), a);
-      index_text = value(i, a);
+      index_text = args.value(a);
       index = parsed_index(*index_text);
     } else if (a == "--layout") {
       once(layout_text.has_value(), a);
-      layout_text = value(i, a);
+      layout_text = args.value(a);
       tile = parse_tile(*layout_text);
     } else if (a == "--column") {
       once(column.has_value(), a);
-      column = parse_u32(value(i, a), a);
+      column = parse_u32(args.value(a), a);
     } else if (a == "--row") {
       once(row.has_value(), a);
-      row = parse_u32(value(i, a), a);
+      row = parse_u32(args.value(a), a);
     } else if (a == "--swizzle") {
-      const std::string v = value(i, a);
+      const std::string v = args.value(a);
       swizzles.push_back(parse_swizzle(v));
       swizzle_words += ", swizzle " + v;
     } else if (a == "--mask") {
       once(mask.has_value(), a);
-      mask = parse_mask(value(i, a));
+      mask = parse_mask(args.value(a));
     } else if (a == "--store") {
       once(seen_store, a);
       seen_store = true;
     } else if (a == "--title") {
       once(title.has_value(), a);
-      title = value(i, a);
+      title = args.value(a);
     } else if (a == "--json") {
       once(o.json, a);
       o.json = true;
     } else if (a == "--svg") {
       once(seen_svg, a);
       seen_svg = true;
-      // The file is optional: a next argument that is not a flag names it.
-      if (i + 1 < argc && (argv[i + 1][0] != '-' || std::string(argv[i + 1]) == "-")) {
-        const std::string file = argv[++i];
-        if (file == "-") {
-          o.svg_to_stdout = true;
-        } else {
-          o.svg = file;
-        }
-      } else {
+      // The file is optional: a next argument that is not an option names it ('-': stdout).
+      const std::string file = args.value_follows() ? args.next() : "-";
+      if (file == "-") {
         o.svg_to_stdout = true;
+      } else {
+        o.svg = file;
       }
-    } else if (a.rfind("-", 0) == 0) {
-      throw UsageError("unknown option '" + a + "' (try --help)");
     } else {
-      throw UsageError("unexpected argument '" + a + "' (try --help)");
+      throw course_tools::unknown(a);
     }
   }
 

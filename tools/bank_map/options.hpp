@@ -6,14 +6,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "cli.hpp"
 #include "kit/bank_model.hpp"
 
 namespace bank_map {
 
 /// Bad command-line input: reported in one line, exit status 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using UsageError = course_tools::UsageError;
 
 /// One request to model, with the words that describe it.
 struct Request {

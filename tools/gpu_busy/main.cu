@@ -3,11 +3,14 @@
 // it must pass or report inconclusive, never fail.
 //
 //   gpu-busy --seconds 60 [--kernel-ms 2]
+//
+// Bad arguments: one line, exit status 2; no usable GPU or a CUDA failure: 1.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "cli.hpp"
 #include "kit/cuda_check.hpp"
 #include "kit/device.hpp"
 
@@ -24,31 +27,48 @@ __global__ void spin(long long cycles, unsigned* sink) {
   }
 }
 
-int usage(const char* why) {
-  std::fprintf(stderr, "gpu-busy: %s\nusage: gpu-busy --seconds S [--kernel-ms M]\n", why);
-  return 2;
+constexpr const char* kUsage =
+    "usage: gpu-busy --seconds S [--kernel-ms M]\n"
+    "Keeps every SM busy with spinning kernels of M milliseconds (2 unless given) for S seconds\n"
+    "(at most 3600), then exits.\n";
+
+struct Options {
+  double seconds = -1;  ///< How long to keep the GPU busy.
+  double kernel_ms = 2; ///< How long each spinning kernel runs.
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  course_tools::Args args(argc, argv);
+  while (!args.done()) {
+    const std::string a = args.next();
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (a == "--seconds" || a == "--kernel-ms") {
+      (a == "--seconds" ? o.seconds : o.kernel_ms) =
+          course_tools::parse_number(args.value(a), a, 0, 3600);
+    } else {
+      throw course_tools::unknown(a);
+    }
+  }
+  if (o.seconds <= 0) {
+    throw course_tools::UsageError("--seconds is required (at most 3600)");
+  }
+  return o;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-  double seconds = -1, kernel_ms = 2;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if ((a == "--seconds" || a == "--kernel-ms") && i + 1 < argc) {
-      char* end = nullptr;
-      const double v = std::strtod(argv[++i], &end);
-      if (*end != '\0' || !(v > 0) || v > 3600) {
-        return usage(("bad number for " + a + ": '" + argv[i] + "'").c_str());
-      }
-      (a == "--seconds" ? seconds : kernel_ms) = v;
-    } else {
-      return usage(("unknown or incomplete argument '" + a + "'").c_str());
-    }
+  Options o;
+  try {
+    o = parse(argc, argv);
+  } catch (const course_tools::UsageError& e) {
+    std::fprintf(stderr, "gpu-busy: %s\n", e.what());
+    return 2;
   }
-  if (seconds <= 0) {
-    return usage("--seconds is required (at most 3600)");
-  }
+  const double seconds = o.seconds, kernel_ms = o.kernel_ms;
   const kit::GpuStatus& gpu = kit::gpu_status();
   if (!gpu.usable) {
     std::fprintf(stderr, "gpu-busy: %s\n", gpu.reason.c_str());

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""CPU tests of gpu-busy's error paths: bad flags and numbers exit 2 with one line; without a
-usable GPU (forced with KIT_FORCE_NO_GPU) it says why and exits 1."""
+"""CPU tests of gpu-busy's error paths: bad flags and numbers exit 2 with one line naming the
+option and the value; without a usable GPU (forced with KIT_FORCE_NO_GPU) it says why and
+exits 1."""
 
 import os
 import subprocess
@@ -18,16 +19,18 @@ def run(*args, env=None):
 class Errors(unittest.TestCase):
     def test_bad_arguments(self):
         for args, words in [([], "--seconds is required"),
-                            (["--seconds"], "unknown or incomplete argument"),
-                            (["--seconds", "abc"], "bad number for --seconds"),
-                            (["--seconds", "-5"], "bad number for --seconds"),
-                            (["--seconds", "99999"], "bad number for --seconds"),
-                            (["--seconds", "1", "--kernel-ms", "0"], "bad number for --kernel-ms"),
-                            (["--fast"], "unknown or incomplete argument")]:
+                            (["--seconds"], "--seconds needs a value"),
+                            (["--seconds", "abc"], "--seconds: 'abc' is not a number"),
+                            (["--seconds", "-5"], "--seconds: '-5' is out of range"),
+                            (["--seconds", "99999"], "--seconds: '99999' is out of range"),
+                            (["--seconds", "1", "--kernel-ms", "0"], "--kernel-ms: '0' is out of range"),
+                            (["--fast"], "unknown argument '--fast'")]:
             with self.subTest(args=args):
                 p = run(*args)
                 self.assertEqual(p.returncode, 2, p.stderr)
-                self.assertIn(words, p.stderr.splitlines()[0])
+                lines = p.stderr.strip().splitlines()
+                self.assertEqual(len(lines), 1, f"{args}: want one line, got {p.stderr!r}")
+                self.assertIn(words, lines[0])
 
     def test_no_gpu(self):
         p = run("--seconds", "1", env={"KIT_FORCE_NO_GPU": "simulated"})

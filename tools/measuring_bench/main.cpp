@@ -6,8 +6,9 @@
 //
 //   measuring-bench                                  tables on standard output
 //   measuring-bench --setups-csv FILE --latency-csv FILE
+//   measuring-bench --built-from                     the tree whose harness it times
 //
-// Without a GPU it says why and exits 77. Bad arguments: exit status 2; a failure: 1.
+// Without a GPU it says why and exits 77. Bad arguments: one line, exit status 2; a failure: 1.
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -21,10 +22,13 @@
 #include <demo.hpp>
 #include <exercise.hpp>
 
+#include "built_from.hpp"
+#include "cli.hpp"
 #include "kit/buffer.hpp"
 #include "kit/counters.hpp"
 #include "kit/cuda_check.hpp"
 #include "kit/device.hpp"
+#include "kit/measurement_csv.hpp"
 #include "kit/pattern.hpp"
 #include "kit/pattern_bench.hpp"
 #include "kit/timer.hpp"
@@ -42,17 +46,22 @@ struct SetupRow {
   std::string why;
 };
 
-std::string fixed(std::optional<double> v, int digits, const char* unit = "") {
-  if (!v) {
-    return "";
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f%s", digits, *v, unit);
-  return buf;
-}
+using kit::csv_field;
+using kit::fixed;
 
-std::string quoted(const std::string& s) {
-  return "\"" + s + "\"";
+constexpr const char* kUsage =
+    "usage: measuring-bench [--setups-csv FILE] [--latency-csv FILE] [--built-from]\n"
+    "Times lesson 10's four small setups, the kit's saturating timer and the lesson's harness at\n"
+    "2-way and 32-way beside the counters, and one warp's dependent-load latency beside the\n"
+    "saturating throughput, by stride; tables on standard output, or CSV into FILE.\n"
+    "--built-from names the tree whose lesson 10 (and so whose harness) it was linked with.\n";
+
+/// The note that says whose harness the harness row times: the exercise of the tree whose
+/// lesson 10 library this program links.
+std::string harness_note() {
+  return "the harness row: lessons/10_measuring_right's probe, conflict over twin, timed by "
+         "run_harness() of " +
+         course_tools::built_from("exercise.cu");
 }
 
 double wavefronts(const kit::SharedCounters& c) {
@@ -130,17 +139,19 @@ SetupRow saturating_row(kit::CounterSession* session) {
 void print_setups(std::ostream& out, const Options& o, const std::vector<SetupRow>& rows,
                   const std::vector<std::string>& notes, bool csv) {
   if (csv) {
-    out << "# device: " << kit::device_description() << "\n# date: " << kit::utc_date()
-        << "\n# command: " << o.command << "\n";
-    for (const std::string& n : notes) {
-      out << "# note: " << n << "\n";
-    }
-    out << "setup,like,measured_2way,measured_32way,counters_2way,counters_32way,why\n";
+    kit::MeasurementTable table{o.command,
+                                {},
+                                notes,
+                                "setup,like,measured_2way,measured_32way,counters_2way,"
+                                "counters_32way,why",
+                                {}};
     for (const SetupRow& r : rows) {
-      out << quoted(r.setup) << "," << quoted(r.like) << "," << fixed(r.measured2, 2, "x") << ","
-          << fixed(r.measured32, 2, "x") << "," << fixed(r.counters2, 2, "x") << ","
-          << fixed(r.counters32, 2, "x") << "," << quoted(r.why) << "\n";
+      table.rows.push_back(csv_field(r.setup) + "," + csv_field(r.like) + "," +
+                           fixed(r.measured2, 2, "x") + "," + fixed(r.measured32, 2, "x") + "," +
+                           fixed(r.counters2, 2, "x") + "," + fixed(r.counters32, 2, "x") + "," +
+                           csv_field(r.why));
     }
+    kit::write_measurement_csv(out, table);
     return;
   }
   out << "device: " << kit::device_description() << "\n";
@@ -165,16 +176,18 @@ struct LatencyRow {
 void print_latency(std::ostream& out, const Options& o, const std::vector<LatencyRow>& rows,
                    const std::vector<std::string>& notes, bool csv) {
   if (csv) {
-    out << "# device: " << kit::device_description() << "\n# date: " << kit::utc_date()
-        << "\n# command: " << o.command << "\n";
-    for (const std::string& n : notes) {
-      out << "# note: " << n << "\n";
-    }
-    out << "stride,wavefronts,latency_cycles,latency_vs_stride_1,throughput_vs_stride_1\n";
+    kit::MeasurementTable table{
+        o.command,
+        {},
+        notes,
+        "stride,wavefronts,latency_cycles,latency_vs_stride_1,throughput_vs_stride_1",
+        {}};
     for (const LatencyRow& r : rows) {
-      out << r.stride << "," << r.wavefronts << "," << fixed(r.latency, 1) << ","
-          << fixed(r.latency_ratio, 2, "x") << "," << fixed(r.throughput_ratio, 2, "x") << "\n";
+      table.rows.push_back(std::to_string(r.stride) + "," + std::to_string(r.wavefronts) + "," +
+                           fixed(r.latency, 1) + "," + fixed(r.latency_ratio, 2, "x") + "," +
+                           fixed(r.throughput_ratio, 2, "x"));
     }
+    kit::write_measurement_csv(out, table);
     return;
   }
   out << "stride  wavefronts  latency (cycles)  latency ratio  throughput ratio\n";
@@ -191,22 +204,27 @@ void print_latency(std::ostream& out, const Options& o, const std::vector<Latenc
 
 Options parse(int argc, char** argv) {
   Options o;
-  std::ostringstream cmd;
-  cmd << "measuring-bench";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if ((a == "--setups-csv" || a == "--latency-csv") && i + 1 < argc) {
-      (a == "--setups-csv" ? o.setups_csv : o.latency_csv) = argv[++i];
-      cmd << " " << a << " FILE";
+  course_tools::Args args(argc, argv);
+  // How to take the tables again: where each went reads FILE.
+  o.command = args.recorded("measuring-bench", {}, {"--setups-csv", "--latency-csv"});
+  while (!args.done()) {
+    const std::string a = args.next();
+    if (a == "--setups-csv") {
+      course_tools::once(!o.setups_csv.empty(), a);
+      o.setups_csv = args.value(a);
+    } else if (a == "--latency-csv") {
+      course_tools::once(!o.latency_csv.empty(), a);
+      o.latency_csv = args.value(a);
+    } else if (a == "--built-from") {
+      std::printf("%s\n", harness_note().c_str());
+      std::exit(0);
     } else if (a == "--help" || a == "-h") {
-      std::puts("usage: measuring-bench [--setups-csv FILE] [--latency-csv FILE]");
+      std::fputs(kUsage, stdout);
       std::exit(0);
     } else {
-      std::fprintf(stderr, "measuring-bench: unknown argument '%s' (try --help)\n", a.c_str());
-      std::exit(2);
+      throw course_tools::unknown(a);
     }
   }
-  o.command = cmd.str();
   return o;
 }
 
@@ -231,9 +249,7 @@ int run(const Options& o) {
       "measured: time at stride 2 or 32 over time at stride 1 (floats), each setup timed as its "
       "demo times it; counters: wavefronts at that stride over wavefronts at stride 1, one "
       "launch each (the model: 2 and 32)",
-      std::string("the harness row: lessons/10_measuring_right's probe, conflict over twin, "
-                  "timed by run_harness() of ") +
-          MEASURING_BENCH_HARNESS};
+      harness_note()};
   std::vector<SetupRow> rows;
   const char* like[] = {"a notebook's no/2-way/32-way benchmark",
                         "a minimal full/no/same-address demo",
@@ -314,6 +330,9 @@ int run(const Options& o) {
 int main(int argc, char** argv) {
   try {
     return run(parse(argc, argv));
+  } catch (const course_tools::UsageError& e) {
+    std::fprintf(stderr, "measuring-bench: %s\n", e.what());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "measuring-bench: measuring failed: %s\n", e.what());
     return 1;

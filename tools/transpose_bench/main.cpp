@@ -28,23 +28,19 @@
 
 #include <demo.hpp>
 
+#include "built_from.hpp"
+#include "cli.hpp"
 #include "kit/buffer.hpp"
 #include "kit/cuda_check.hpp"
 #include "kit/device.hpp"
 #include "kit/matrix.hpp"
+#include "kit/measurement_csv.hpp"
 #include "kit/timer.hpp"
 #include "variants.hpp"
 
-#ifndef TRANSPOSE_BENCH_EXERCISE
-#define TRANSPOSE_BENCH_EXERCISE "exercise.cu"
-#endif
-
 namespace {
 
-/// Bad command-line input: reported in one line, exit status 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using course_tools::UsageError;
 
 constexpr const char* kProgram = "transpose-bench";
 /// The side of the default matrix (fp32: 256 MiB each way, far beyond the L2).
@@ -55,13 +51,21 @@ constexpr long long kMaxElements = 1LL << 31;
 
 constexpr const char* kUsage =
     "usage: transpose-bench [--size ROWS COLS] [--kernels NAME,NAME,...] [--repeats N]\n"
-    "                       [--csv] [--output FILE] [--list]\n"
+    "                       [--csv] [--output FILE] [--list] [--built-from]\n"
     "Times every kernel of lesson 05 and every variant of variants.hpp on a ROWS x COLS fp32\n"
     "matrix (8192 x 8192 unless given), each alternated with a device-to-device cudaMemcpy of\n"
     "the same bytes, after checking its result against the CPU. Prints GB/s (bytes read +\n"
     "written over the median launch) and the share of the cudaMemcpy's bandwidth.\n"
     "--kernels times only those (--list names them); --repeats sets the timed launches of\n"
-    "each (at least 10, 25 unless given); --csv writes the measurement file format.\n";
+    "each (at least 10, 25 unless given); --csv writes the measurement file format.\n"
+    "--built-from names the tree whose lesson 05 this program was linked with (the file\n"
+    "transpose_tiled and transpose_padded come from, as the table's note says).\n";
+
+/// The note that says where transpose_tiled and transpose_padded come from: the exercise of
+/// the tree whose lesson 05 library this program links.
+std::string built_from_note() {
+  return "transpose_tiled and transpose_padded: " + course_tools::built_from("exercise.cu");
+}
 
 /// One kernel of the table.
 struct Entry {
@@ -93,24 +97,10 @@ struct Options {
   std::string command;
 };
 
-int parse_int(const std::string& s, const char* what, long long lo, long long hi) {
-  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) {
-    throw UsageError(std::string(what) + ": '" + s + "' is not a positive integer");
-  }
-  const long long v = std::stoll(s);
-  if (v < lo || v > hi) {
-    throw UsageError(std::string(what) + ": " + s + " is out of range (" + std::to_string(lo) +
-                     " to " + std::to_string(hi) + ")");
-  }
-  return static_cast<int>(v);
-}
-
 std::vector<Entry> pick(const std::string& list) {
   const std::vector<Entry> all = all_entries();
   std::vector<Entry> picked;
-  std::stringstream in(list);
-  std::string name;
-  while (std::getline(in, name, ',')) {
+  for (const std::string& name : course_tools::split_list(list, "--kernels")) {
     const auto it =
         std::find_if(all.begin(), all.end(), [&](const Entry& e) { return e.name == name; });
     if (it == all.end()) {
@@ -118,35 +108,16 @@ std::vector<Entry> pick(const std::string& list) {
     }
     picked.push_back(*it);
   }
-  if (picked.empty() || list.back() == ',') {
-    throw UsageError("--kernels: '" + list + "' is not a comma-separated list of kernels");
-  }
   return picked;
 }
 
 Options parse(int argc, char** argv) {
   Options o;
-  // The command as the CSV header records it: how to take the numbers again (where the
-  // output went is not part of that).
-  std::ostringstream cmd;
-  cmd << kProgram;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if ((a == "--output" || a == "-o") && i + 1 < argc) {
-      ++i;
-      continue;
-    }
-    cmd << " " << a;
-  }
-  o.command = cmd.str();
-  auto value = [&](int& i, const std::string& flag) -> std::string {
-    if (i + 1 >= argc) {
-      throw UsageError(flag + " needs a value");
-    }
-    return argv[++i];
-  };
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
+  course_tools::Args args(argc, argv);
+  // How to take the numbers again; where the output went is not part of that.
+  o.command = args.recorded(kProgram, {"--output", "-o"});
+  while (!args.done()) {
+    const std::string a = args.next();
     if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
       std::exit(0);
@@ -155,31 +126,38 @@ Options parse(int argc, char** argv) {
         std::printf("%s\n", e.name.c_str());
       }
       std::exit(0);
+    } else if (a == "--built-from") {
+      std::printf("%s\n", built_from_note().c_str());
+      std::exit(0);
     } else if (a == "--size") {
-      if (i + 2 >= argc) {
+      if (!args.value_follows()) {
         throw UsageError("--size needs two values, ROWS COLS");
       }
-      o.rows = parse_int(argv[++i], "--size", 1, kMaxSide);
-      o.cols = parse_int(argv[++i], "--size", 1, kMaxSide);
+      const std::string rows = args.next();
+      if (!args.value_follows()) {
+        throw UsageError("--size needs two values, ROWS COLS");
+      }
+      o.rows = static_cast<int>(course_tools::parse_int(rows, a, 1, kMaxSide));
+      o.cols = static_cast<int>(course_tools::parse_int(args.next(), a, 1, kMaxSide));
       if (static_cast<long long>(o.rows) * o.cols > kMaxElements) {
         throw UsageError("--size: " + std::to_string(o.rows) + " x " + std::to_string(o.cols) +
                          " has more than " + std::to_string(kMaxElements) + " elements");
       }
     } else if (a == "--kernels") {
-      o.entries = pick(value(i, a));
+      o.entries = pick(args.value(a));
     } else if (a == "--repeats") {
-      o.repeats = parse_int(value(i, a), "--repeats", 10, 1000);
+      o.repeats = static_cast<int>(course_tools::parse_int(args.value(a), a, 10, 1000));
     } else if (a == "--csv") {
       o.csv = true;
     } else if (a == "--output" || a == "-o") {
-      o.output = value(i, a);
+      o.output = args.value(a);
       const std::filesystem::path folder = std::filesystem::path(o.output).parent_path();
       if (!folder.empty() && !std::filesystem::is_directory(folder)) {
         throw UsageError("--output: cannot write '" + o.output + "' (no folder " + folder.string() +
                          ")");
       }
     } else {
-      throw UsageError("unknown argument '" + a + "' (try --help)");
+      throw course_tools::unknown(a);
     }
   }
   return o;
@@ -232,30 +210,21 @@ struct Row {
   std::optional<double> median_ms;
 };
 
-std::string fixed(std::optional<double> v, int digits) {
-  if (!v) {
-    return "";
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, *v);
-  return buf;
-}
+using kit::fixed;
 
 void print(std::ostream& out, const Options& o, const std::vector<Row>& rows,
            const std::vector<std::string>& notes) {
   const std::size_t mib =
       static_cast<std::size_t>(o.rows) * static_cast<std::size_t>(o.cols) * sizeof(float) >> 20;
   if (o.csv) {
-    out << "# device: " << kit::device_description() << "\n# date: " << kit::utc_date()
-        << "\n# command: " << o.command << "\n";
-    for (const std::string& n : notes) {
-      out << "# note: " << n << "\n";
-    }
-    out << "kernel,rows,cols,gb_per_s,vs_memcpy,median_ms\n";
+    kit::MeasurementTable table{
+        o.command, {}, notes, "kernel,rows,cols,gb_per_s,vs_memcpy,median_ms", {}};
     for (const Row& r : rows) {
-      out << r.name << "," << o.rows << "," << o.cols << "," << fixed(r.gbps, 0) << ","
-          << fixed(r.vs_memcpy, 3) << "," << fixed(r.median_ms, 4) << "\n";
+      table.rows.push_back(kit::csv_field(r.name) + "," + std::to_string(o.rows) + "," +
+                           std::to_string(o.cols) + "," + fixed(r.gbps, 0) + "," +
+                           fixed(r.vs_memcpy, 3) + "," + fixed(r.median_ms, 4));
     }
+    kit::write_measurement_csv(out, table);
     return;
   }
   out << kit::device_description() << ", " << o.rows << " x " << o.cols << " fp32 (" << mib
@@ -294,7 +263,7 @@ int run(const Options& o, std::ostream& out) {
 
   std::vector<Row> rows;
   std::vector<std::string> notes = {
-      std::string("transpose_tiled and transpose_padded: ") + TRANSPOSE_BENCH_EXERCISE,
+      built_from_note(),
       "gb_per_s: bytes read + written over the median of " + std::to_string(o.repeats) +
           " launches; vs_memcpy: against a cudaMemcpy D2D of the same bytes, alternated in the "
           "same run",

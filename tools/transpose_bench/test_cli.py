@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """CPU tests of the transpose-bench command: bad arguments give one line on stderr and exit
-status 2, --list and --help need no GPU, and without a usable GPU (forced with
-KIT_FORCE_NO_GPU, so it behaves the same on every machine) it says why and exits 1 without
-writing anything."""
+status 2, --list, --help and --built-from need no GPU, the table's note names the tree this
+build links (the reference solution where the build has it, else the student's lessons), and
+without a usable GPU (forced with KIT_FORCE_NO_GPU, so it behaves the same on every machine) it
+says why and exits 1 without writing anything."""
 
 import os
+from pathlib import Path
 import subprocess
 import sys
 import tempfile
 import unittest
 
 TOOL = sys.argv.pop(1) if len(sys.argv) > 1 else "transpose-bench"
+ROOT = Path(__file__).resolve().parents[2]
 NO_GPU = {"KIT_FORCE_NO_GPU": "the test runs the tool as if no GPU were here"}
 
 
@@ -25,7 +28,7 @@ class Errors(unittest.TestCase):
             (["--size"], "--size needs two values"),
             (["--size", "64"], "--size needs two values"),
             (["--size", "64", "x"], "'x' is not a positive integer"),
-            (["--size", "-1", "64"], "'-1' is not a positive integer"),
+            (["--size", "-1", "64"], "'-1' is negative"),
             (["--size", "0", "64"], "out of range"),
             (["--size", "64", "2000000"], "out of range"),
             (["--size", "1048576", "1048576"], "more than"),
@@ -77,6 +80,19 @@ class WithoutGpu(unittest.TestCase):
         p = run("--help")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("usage: transpose-bench", p.stdout)
+
+
+class BuiltFrom(unittest.TestCase):
+    def test_the_note_names_the_tree_this_build_links(self):
+        trees = os.environ.get("COURSE_TREES", "").split(",")
+        if "solution" in trees:
+            want = "the reference solution, solutions/05_padded_transpose/exercise.cu"
+        else:
+            want = "your exercise, lessons/05_padded_transpose/exercise.cu"
+        p = run("--built-from")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, f"transpose_tiled and transpose_padded: {want}\n")
+        self.assertTrue((ROOT / want.split(", ")[1]).is_file(), want)
 
 
 if __name__ == "__main__":

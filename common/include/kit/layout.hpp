@@ -20,7 +20,9 @@
 /// is a layout to the functions below: a lesson may write its own.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -166,6 +168,40 @@ inline std::string describe(const Collision& c, int capacity, const std::string&
   }
   return where + " shares its offset with element (" + std::to_string(c.a.row) + ", " +
          std::to_string(c.a.col) + ")";
+}
+
+/// The banks of a layout as a grid, for a failure message: one line per row (the first `rows`
+/// of them), each cell the bank of that element (its byte offset's word, mod 32).
+///
+///     banks of a 64 x 32 layout, 4-byte elements (rows 0-2 of 64)
+///       row  0:  0  1  2  3  4 ... 31
+///       row  1:  0  1  2  3  4 ... 31      a column of one bank: a 32-way conflict
+///       row  2:  0  1  2  3  4 ... 31
+/// @param layout The layout.
+/// @param rows Rows drawn, from row 0 (all of them unless given).
+template <class Layout>
+std::string print_layout(const Layout& layout, int rows = Layout::kRows) {
+  const int shown = std::min(std::max(rows, 0), Layout::kRows);
+  const int bytes = static_cast<int>(sizeof(typename Layout::value_type));
+  std::string out = "banks of a " + std::to_string(Layout::kRows) + " x " +
+                    std::to_string(Layout::kCols) + " layout, " + std::to_string(bytes) +
+                    "-byte elements";
+  if (shown < Layout::kRows) {
+    out += " (rows 0-" + std::to_string(shown - 1) + " of " + std::to_string(Layout::kRows) + ")";
+  }
+  out += "\n";
+  for (int r = 0; r < shown; ++r) {
+    char head[16];
+    std::snprintf(head, sizeof head, "  row %2d:", r);
+    out += head;
+    for (int c = 0; c < Layout::kCols; ++c) {
+      char cell[8];
+      std::snprintf(cell, sizeof cell, " %2d", bank_of(byte_offset(layout, r, c)));
+      out += cell;
+    }
+    out += "\n";
+  }
+  return out;
 }
 
 /// One warp instruction on a layout: lane l touches the element at `coord_of(l)` (a Coord, or

@@ -106,16 +106,16 @@ LdsmPattern ldsm_pattern(std::string name, const Layout& layout, CoordFn&& coord
   return p;
 }
 
-/// Lane l (l < 8 matrices) gives the row at byte `row_byte(l)`: a pattern straight from an
-/// address rule (the measurements behind the model's header).
-template <class RowByteFn>
-LdsmPattern ldsm_indexed_pattern(std::string name, RowByteFn&& row_byte, int matrices = 4) {
+/// Lane l (l < 8 matrices) gives the row at byte address `row_address(l)`: a pattern straight
+/// from an address rule (the measurements behind the model's header).
+template <class RowAddressFn>
+LdsmPattern ldsm_address_pattern(std::string name, RowAddressFn&& row_address, int matrices = 4) {
   LdsmPattern p;
   p.name = std::move(name);
   p.matrices = matrices;
   std::uint32_t rows[kWarpSize] = {};
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    rows[lane] = static_cast<std::uint32_t>(row_byte(lane));
+    rows[lane] = static_cast<std::uint32_t>(row_address(lane));
   }
   p.access = ldsm_access(rows, matrices);
   return p;

@@ -23,18 +23,19 @@ struct Pattern {
   SharedOp op = SharedOp::load; ///< Load or store.
 };
 
-/// Lane l reads (or writes) element `index(l)` of an array of `elem_bytes`-byte elements:
-/// a pattern straight from a lesson's index function.
-template <class IndexFn>
-Pattern indexed_pattern(std::string name, int elem_bytes, IndexFn index,
-                        SharedOp op = SharedOp::load) {
+/// Lane l reads (or writes) the element at offset `offset_of(l)` of an array of
+/// `elem_bytes`-byte elements: a pattern straight from an offset rule (a layout gives such
+/// offsets; layout_pattern takes the layout itself).
+template <class OffsetFn>
+Pattern offset_pattern(std::string name, int elem_bytes, OffsetFn offset_of,
+                       SharedOp op = SharedOp::load) {
   Pattern p;
   p.name = std::move(name);
   p.op = op;
   p.access.width = elem_bytes;
   for (unsigned lane = 0; lane < static_cast<unsigned>(kWarpSize); ++lane) {
-    p.access.address[lane] = static_cast<std::uint32_t>(index(lane)) *
-                             static_cast<std::uint32_t>(elem_bytes); // index -> byte offset
+    p.access.address[lane] = static_cast<std::uint32_t>(offset_of(lane)) *
+                             static_cast<std::uint32_t>(elem_bytes); // offset -> byte address
   }
   return p;
 }
@@ -49,7 +50,7 @@ inline Pattern strided_pattern(int elem_bytes, unsigned stride, SharedOp op = Sh
                                        : "float4";
   std::ostringstream name;
   name << type << " stride " << stride << (op == SharedOp::store ? " (store)" : "");
-  Pattern p = indexed_pattern(
+  Pattern p = offset_pattern(
       name.str(), elem_bytes, [stride](unsigned lane) { return lane * stride; }, op);
   p.access.mask = mask;
   return p;

@@ -1,6 +1,8 @@
 /// @file testing_matrix.hpp
-/// @brief Matrices for tests of kernels that move bits (transposes, copies): shapes, the CPU
-/// transpose, and a bit-for-bit comparison that names the first wrong element and its tile.
+/// @brief Matrices for tests of kernels that move bits (transposes, copies): shapes (the
+/// awkward ones every such kernel must handle), the CPU transpose, and a bit-for-bit comparison
+/// that names the first wrong element and its tile. Host code; kit/testing_matrix_run.hpp runs
+/// a kernel on them (GPU tests).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -25,6 +27,15 @@ struct Shape {
   /// "rows x cols", for messages.
   std::string name() const { return std::to_string(rows) + " x " + std::to_string(cols); }
 };
+
+/// One element, one row, one column, one ragged 32 x 32 tile each way, a tile multiple, ragged
+/// tiles on both edges (one of them a multiple of 4).
+inline std::vector<Shape> awkward_shapes() {
+  return {{1, 1}, {1, 4097}, {4097, 1}, {31, 33}, {33, 31}, {64, 96}, {1000, 777}, {1000, 776}};
+}
+
+/// A large square: the awkward shapes' companion outside the small (sanitizer) mode.
+inline constexpr Shape kLargeShape{4096, 4096};
 
 /// out[c][r] = in[r][c] for a row-major `s.rows x s.cols` input of bit patterns.
 template <class Bits>

@@ -188,6 +188,44 @@ private:
   std::vector<TraceEntry> entries_;
 };
 
+/// The first instruction of a trace that costs more than its ideal (or is not a valid
+/// request): what a test names, once, when a kernel's accesses conflict.
+struct OverIdeal {
+  std::string what;   ///< The instruction's label ("tile column load").
+  SharedOp op;        ///< Load or store.
+  int width = 0;      ///< Bytes per lane.
+  int wavefronts = 0; ///< Wavefronts per request.
+  int ideal = 0;      ///< Its ideal.
+  std::string error;  ///< Why it is not a valid request, or empty.
+
+  /// "the tile column load (4 B) costs 32 wavefronts per request, ideal 1".
+  std::string describe() const {
+    const std::string name = "the " + (what.empty() ? std::string("instruction") : what) + " (" +
+                             std::to_string(width) + " B " +
+                             (op == SharedOp::load ? "load" : "store") + ")";
+    if (!error.empty()) {
+      return name + " is not a valid request: " + error;
+    }
+    return name + " costs " + std::to_string(wavefronts) + " wavefronts per request, ideal " +
+           std::to_string(ideal);
+  }
+};
+
+/// The first entry of `trace`, in the order added, that costs more than its ideal or is not a
+/// valid request; nothing when every one is at its ideal.
+inline std::optional<OverIdeal> first_over_ideal(const Trace& trace) {
+  for (const TraceEntry& e : trace.entries()) {
+    const BankReport r = analyze(e.access, e.op);
+    if (!r.ok()) {
+      return OverIdeal{e.what, e.op, e.access.width, 0, 0, to_string(r.error)};
+    }
+    if (r.wavefronts > r.ideal) {
+      return OverIdeal{e.what, e.op, e.access.width, r.wavefronts, r.ideal, {}};
+    }
+  }
+  return std::nullopt;
+}
+
 /// Wavefronts (loads and stores) of trace A over trace B: the slowdown the model predicts for
 /// kernel A against kernel B when the shared-memory pipe is the bottleneck (0 when B has none).
 inline double model_ratio(const Trace& a, const Trace& b) {

@@ -92,8 +92,10 @@ TEST(VariantLayouts, QuadsCoverTheTileOnceEachWay) {
       const kit::Coord s = quad_store_coord(q, j), l = quad_load_coord(q, j);
       EXPECT_TRUE(s.row == quad_row(q) && s.col == quad_col(q) + j) << "quad " << q << ", " << j;
       EXPECT_TRUE(l.row == quad_col(q) + j && l.col == quad_row(q)) << "quad " << q << ", " << j;
-      EXPECT_TRUE(stored.insert(offset<QuadLayout>(s)).second) << "quad " << q << ", float " << j;
-      EXPECT_TRUE(loaded.insert(offset<QuadLayout>(l)).second) << "quad " << q << ", float " << j;
+      EXPECT_TRUE(stored.insert(QuadLayout{}(s.row, s.col)).second)
+          << "quad " << q << ", float " << j;
+      EXPECT_TRUE(loaded.insert(QuadLayout{}(l.row, l.col)).second)
+          << "quad " << q << ", float " << j;
     }
   }
   EXPECT_EQ(stored, loaded) << "phase 2 reads exactly the offsets phase 1 wrote";

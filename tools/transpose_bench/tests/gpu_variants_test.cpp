@@ -1,5 +1,5 @@
 // The variants of transpose-bench on the GPU: each against the CPU on fresh random bits at
-// the awkward shapes, their own tile multiples and unaligned pointers (lesson 05's matrix
+// the awkward shapes, their own tile multiples and unaligned pointers (the kit's matrix
 // helpers); the persistent one with few blocks, each moving many tiles; and their hardware
 // counters equal their traces, each access at its width's ideal.
 #include <gtest/gtest.h>
@@ -12,14 +12,14 @@
 #include "kit/bank_model.hpp"
 #include "kit/buffer.hpp"
 #include "kit/testing.hpp"
-#include "matrix_run.hpp"
+#include "kit/testing_matrix_run.hpp"
 #include "variant_trace.hpp"
 #include "variants.hpp"
 
 namespace {
 
-using lesson05::testing::expect_correct;
-using lesson05::testing::Shape;
+using kit::testing::expect_correct;
+using kit::testing::Shape;
 using transpose_variants::kVariants;
 using transpose_variants::Variant;
 using transpose_variants::testing::kVariantTraces;
@@ -63,7 +63,7 @@ TEST_F(VariantCounters, EqualTheirTraces) {
 // 4, ragged tiles with even sides; no large square (the variants differ from the lesson's
 // kernels in tile shape, not in size, and the benchmark checks them at 8192 x 8192).
 std::vector<Shape> variant_shapes() {
-  std::vector<Shape> s = lesson05::testing::awkward_shapes();
+  std::vector<Shape> s = kit::testing::awkward_shapes();
   s.push_back({384, 576});
   s.push_back({130, 198});
   return s;

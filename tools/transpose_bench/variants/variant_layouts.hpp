@@ -13,12 +13,6 @@ namespace transpose_variants {
 /// Side of the 32 x 32 tiles: one warp spans a tile row.
 inline constexpr int kTileDim = kit::kWarpSize;
 
-/// Offset of tile element `e` in `Layout`.
-template <class Layout>
-KIT_HD constexpr int offset(kit::Coord e) {
-  return Layout{}(e.row, e.col);
-}
-
 // ---------------------------------------------------------------------------------------
 // Padded square tiles of any side that is a multiple of 32.
 // ---------------------------------------------------------------------------------------
@@ -99,11 +93,17 @@ static_assert(kSwizzledTileBytes == 16384 && kPaddedTileBytes == 16640,
               "64 x 64 floats; 64 x 65 floats");
 // [swizzled_tile]
 
+/// Pairs of floats in a row of the swizzled tile.
+inline constexpr int kPairsPerRow = kSwizzledDim / kPairFloats;
+/// PairSwizzle on pair numbers (32 r + p, pairs counted row by row) instead of float offsets:
+/// the 4 low bits of p XOR bits 1-4 of the row (pair-number bits 6-9).
+using PairNumberSwizzle = kit::Swizzle<4, 0, 6>;
+
 /// Offset of the pair of floats (r, 2p), (r, 2p + 1) as phase 1 stores it: one 8-byte
 /// aligned float2 at pair position p ^ ((r >> 1) & 15) of row r (PairSwizzle).
 KIT_HD constexpr int swizzled_pair_offset(int r, int p) {
   static_assert(kSwizzledDim == 64 && kit::kNumBanks == 32, "the picture of SwizzledLayout");
-  return r * kSwizzledDim + kPairFloats * (p ^ ((r >> 1) & 15)); // 8-byte aligned
+  return kPairFloats * PairNumberSwizzle{}(r * kPairsPerRow + p); // 8-byte aligned
 }
 /// True when tile row r keeps each pair's two floats swapped (rows 32..63: HalfSwap).
 KIT_HD constexpr bool swizzled_pair_swapped(int r) {
@@ -131,10 +131,9 @@ struct SwizzledLayout {
   static constexpr int kRows = kSwizzledDim; ///< Rows of the tile.
   static constexpr int kCols = kSwizzledDim; ///< Columns of the tile.
 
-  /// Offset of element (r, c).
+  /// Offset of element (r, c): its pair's offset, the float within the pair through HalfSwap.
   KIT_HD constexpr int operator()(int r, int c) const {
-    return swizzled_pair_offset(r, c / kPairFloats) +
-           ((c % kPairFloats) ^ (swizzled_pair_swapped(r) ? 1 : 0));
+    return HalfSwap{}(swizzled_pair_offset(r, c / kPairFloats) + c % kPairFloats);
   }
 };
 

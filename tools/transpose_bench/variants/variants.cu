@@ -375,20 +375,24 @@ __global__ void __launch_bounds__(Threads)
 #pragma unroll
     for (int k = 0; k < kQuadsPerThread; ++k) {
       const int q = t + k * Threads;
-      tile[offset<QuadLayout>(quad_store_coord(q, 0))] = v[k].x; // bank (r + 4 m + 0) % 32
-      tile[offset<QuadLayout>(quad_store_coord(q, 1))] = v[k].y;
-      tile[offset<QuadLayout>(quad_store_coord(q, 2))] = v[k].z;
-      tile[offset<QuadLayout>(quad_store_coord(q, 3))] = v[k].w;
+      const float f[kQuadFloats] = {v[k].x, v[k].y, v[k].z, v[k].w};
+#pragma unroll
+      for (int j = 0; j < kQuadFloats; ++j) {
+        const kit::Coord e = quad_store_coord(q, j);
+        tile[QuadLayout{}(e.row, e.col)] = f[j]; // bank (r + 4 m + j) % 32
+      }
     }
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < kQuadsPerThread; ++k) {
       const int q = t + k * Threads; // output row quad_row(q) of the tile (a tile column)
-      float4 w;
-      w.x = tile[offset<QuadLayout>(quad_load_coord(q, 0))]; // bank (4 m + 0 + r_out) % 32
-      w.y = tile[offset<QuadLayout>(quad_load_coord(q, 1))];
-      w.z = tile[offset<QuadLayout>(quad_load_coord(q, 2))];
-      w.w = tile[offset<QuadLayout>(quad_load_coord(q, 3))];
+      float f[kQuadFloats];
+#pragma unroll
+      for (int j = 0; j < kQuadFloats; ++j) {
+        const kit::Coord e = quad_load_coord(q, j);
+        f[j] = tile[QuadLayout{}(e.row, e.col)]; // bank (4 m + j + r_out) % 32
+      }
+      const float4 w = make_float4(f[0], f[1], f[2], f[3]);
       store4<Streaming>(out + kit::matrix_index(col0 + quad_row(q), row0 + quad_col(q), rows), w);
     }
     return;

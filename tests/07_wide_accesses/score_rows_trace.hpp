@@ -1,0 +1,23 @@
+// score_rows4 and its twin as the family's traces (host code: the CPU tests use them too).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <demo.hpp>
+#include <exercise.hpp>
+
+#include "score_rows/trace.hpp"
+#include "twin.hpp"
+
+namespace lesson07::testing {
+
+/// The traces of the student's score_rows4 and of the twin, and the model's ratio of the two.
+using Traces = families::score_rows::Traces<ScoreRows, TileLayout, TwinTileLayout>;
+
+/// Why the float4 loads of your layout cannot run (the first misaligned one), or nothing.
+inline std::optional<std::string> misalignment() {
+  return families::score_rows::misalignment<ScoreRows, TileLayout>();
+}
+
+} // namespace lesson07::testing

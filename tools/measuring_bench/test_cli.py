@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""CPU tests of the measuring-bench command: bad arguments give one line on stderr and exit
+status 2; --help and --built-from need no GPU, and the harness row's note names the tree this
+build links (the reference solution where the build has it, else the student's lessons);
+without a usable GPU (forced with KIT_FORCE_NO_GPU) it says why and exits 77, writing
+nothing."""
+
+import os
+from pathlib import Path
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TOOL = sys.argv.pop(1) if len(sys.argv) > 1 else "measuring-bench"
+ROOT = Path(__file__).resolve().parents[2]
+NO_GPU = {"KIT_FORCE_NO_GPU": "the test runs the tool as if no GPU were here"}
+
+
+def run(*args):
+    return subprocess.run([TOOL, *args], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, **NO_GPU))
+
+
+class Errors(unittest.TestCase):
+    def test_bad_arguments(self):
+        for args, words in [(["--frobnicate"], "unknown argument '--frobnicate'"),
+                            (["--setups-csv"], "--setups-csv needs a value"),
+                            (["--latency-csv", "a.csv", "--latency-csv", "b.csv"],
+                             "--latency-csv is given twice")]:
+            with self.subTest(args=args):
+                p = run(*args)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                lines = p.stderr.strip().splitlines()
+                self.assertEqual(len(lines), 1, f"{args}: want one line, got {p.stderr!r}")
+                self.assertTrue(lines[0].startswith("measuring-bench: "), lines[0])
+                self.assertIn(words, lines[0])
+                self.assertEqual(p.stdout, "")
+
+
+class WithoutGpu(unittest.TestCase):
+    def test_says_why_and_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "setups.csv")
+            p = run("--setups-csv", path)
+            self.assertEqual(p.returncode, 77, p.stderr)
+            self.assertIn("no usable GPU", p.stdout)
+            self.assertFalse(os.path.exists(path))
+
+    def test_help(self):
+        p = run("--help")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("usage: measuring-bench", p.stdout)
+
+
+class BuiltFrom(unittest.TestCase):
+    def test_the_note_names_the_tree_this_build_links(self):
+        trees = os.environ.get("COURSE_TREES", "").split(",")
+        if "solution" in trees:
+            want = "the reference solution, solutions/10_measuring_right/exercise.cu"
+        else:
+            want = "your exercise, lessons/10_measuring_right/exercise.cu"
+        p = run("--built-from")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.strip().split(" of ")[-1], want)
+        self.assertTrue(p.stdout.startswith("the harness row: "), p.stdout)
+        self.assertTrue((ROOT / want.split(", ")[1]).is_file(), want)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
