@@ -15,7 +15,8 @@ Examples:
   python3 tools/course/course.py reset 03
 
 A lesson is done when its GPU exercise tests passed; without a GPU its CPU part can pass, but
-its kernel is not checked and it is not finished. The build folder is build/student (the
+its kernel is not checked and it is not finished. Once every CPU test of a lesson passes, `test`
+and `progress` say where the reasoning behind its answers is (tools/course/answers.py). The build folder is build/student (the
 `student` preset's) unless --build-dir says otherwise. The hints seen so far and the copies
 `reset` keeps live in .course/ at the course's root, outside build/. Exit status: 0 when the
 command did its job (progress exits 0 whatever the lessons' status; test exits 1 when a test
