@@ -6,8 +6,9 @@ from the starter, as code tokens (answer_units.py: values, type aliases, functio
 parts of each). None may stand in what a student reads before committing to an answer: the
 lesson's folder — README.md, demo.hpp, demo.cu, internal.cuh, the starter's own comments, the
 pictures under images/ — except hints.md, which the student asks for one hint at a time and
-whose last hint is the idea by design. Found anyway: a finding, with the file and line, unless
-EXCEPTIONS lists that place with its reason.
+whose last hint is the idea by design; nor in the course's own pages (COURSE_PAGES: the
+course README, docs/*.md, the kit's headers). Found anyway: a finding, with the file and line,
+unless EXCEPTIONS lists that place with its reason.
 
 The same run also checks, mechanically:
   - no README has a heading about answers (the answers are in solutions/NN_topic/answers.md,
@@ -75,7 +76,14 @@ EXCEPTIONS: Tuple[Exception_, ...] = (
     Exception_("03", "demo.hpp", "PaddedTile", "kTilePitch",
                "the padded demo (float[32][33]) that Predict asks about shows the technique; "
                "the exercise applies it to another kernel's tile (score_rows)"),
+    Exception_("11", "docs/measurements.md", "The lessons' demos and exercises", "Read128Layout",
+               "lesson 08's demos, measured: lesson 08 teaches Swizzle<3, 2, 3> as the swizzle "
+               "of 16-byte chunks; lesson 11's exercise is to find it in the TMA's 128B mode"),
 )
+
+#: The course's own pages a student reads whatever the lesson (README.md, docs/*.md: the site;
+#: the kit's headers: its API pages): no lesson's answer may stand there either.
+COURSE_PAGES = ("README.md", "docs/*.md", "common/include/kit/*.hpp")
 
 
 @dataclass(frozen=True)
@@ -150,14 +158,18 @@ def exception_for(lesson: Lesson, rel: str, where: str, origin: str) -> Optional
     return None
 
 
-def answers_in_view(view_root: Path, answers_root: Path, lesson: Lesson,
-                    used: set) -> List[Finding]:
+def answers_in_view(view_root: Path, answers_root: Path, lesson: Lesson, used: set,
+                    files: Optional[List[Path]] = None, base: Optional[Path] = None) -> List[Finding]:
+    """Findings for the lesson's answers in `files` (default: the lesson's folder), named from
+    `base` (default: the lesson's folder) in EXCEPTIONS."""
     units = lesson_units(answers_root, lesson)
     findings = []
-    for path in view_files(view_root, lesson):
+    base = base or view_root / "lessons" / lesson.folder
+    for path in files if files is not None else view_files(view_root, lesson):
         text = path.read_text(encoding="utf-8", errors="replace")
         tokens = text_tokens(text)
-        rel = path.relative_to(view_root / "lessons" / lesson.folder).as_posix()
+        rel = path.relative_to(base).as_posix()
+        shown = path.relative_to(view_root).as_posix()
         reported = set()
         for solution, unit in units:
             for line in occurrences(tokens, unit):
@@ -172,7 +184,7 @@ def answers_in_view(view_root: Path, answers_root: Path, lesson: Lesson,
                 reported.add(key)
                 place = f" ({where})" if where else ""
                 findings.append(Finding(
-                    f"lessons/{lesson.folder}/{rel}", line,
+                    shown, line,
                     f"the answer `{unit.text}` ({unit.origin}, "
                     f"{solution.relative_to(answers_root).as_posix()}:{unit.line}) stands here"
                     f"{place}"))
@@ -269,6 +281,9 @@ def check(view_root: Path, answers_root: Path, numbers: Sequence[str],
             notes += said
         if build_dir is not None and lesson in with_solution:
             findings += starter_messages(build_dir, answers_root, lesson)
+    pages = sorted({p for pattern in COURSE_PAGES for p in view_root.glob(pattern) if p.is_file()})
+    for lesson in with_solution:
+        findings += answers_in_view(view_root, answers_root, lesson, used, pages, view_root)
     if bank_map is None:
         notes.append("bank-map commands and pictures: not checked (no --bank-map)")
     if build_dir is None:

@@ -128,6 +128,19 @@ class PutBack(CourseCopy):
         found = [f for f in self.findings(root, "08") if f.path.endswith("images/told.svg")]
         self.assertTrue(found, "a picture's caption naming the answer was not found")
 
+    def test_the_courses_own_pages_count_for_every_lesson(self):
+        # The kit's documentation once gave lesson 08's Part 2 as its example swizzle.
+        root = self.course("08")
+        (root / "common" / "include" / "kit").mkdir(parents=True)
+        (root / "common" / "include" / "kit" / "layout.hpp").write_text(
+            "/// Example: Swizzle<5, 0, 5> on a 32 x 32 float tile gives r * 32 + (c ^ r).\n"
+            "template <int B, int M, int S>\nstruct Swizzle {};\n")
+        (root / "docs").mkdir()
+        (root / "docs" / "page.md").write_text("# A page\n\nUse `kit::Swizzle<3,3,3>`.\n")
+        found = {(f.path, f.line) for f in self.findings(root, "08")}
+        self.assertIn(("common/include/kit/layout.hpp", 1), found)
+        self.assertIn(("docs/page.md", 3), found)
+
     def test_hints_are_not_the_view(self):
         root = self.course("07")
         self.append(root, "07", "hints.md", "## Hint 9\n`kTileDim + kVec`.\n")
