@@ -220,8 +220,10 @@ class PutBack(CourseCopy):
 
 
 BANK_MAP = os.environ.get("COURSE_TEST_BANK_MAP", "")
-NO_BANK_MAP = ("" if BANK_MAP and Path(BANK_MAP).is_file() else
-               "needs the bank-map program ($COURSE_TEST_BANK_MAP, which ctest sets)")
+NO_BANK_MAP = ("needs the bank-map program ($COURSE_TEST_BANK_MAP, which ctest sets)"
+               if not (BANK_MAP and Path(BANK_MAP).is_file()) else
+               "needs a C++ compiler ($CXX or c++) for the prediction patterns"
+               if not shutil.which(os.environ.get("CXX") or "c++") else "")
 
 
 @unittest.skipUnless(HAVE_SOLUTIONS, f"needs the course's solutions/ folder ({ROOT} has none)")
