@@ -51,7 +51,8 @@ KIT_HD constexpr int stage_offset(int t) {
 }
 
 /// The thread whose element thread t writes back, in a block of `count` elements: the block
-/// comes out reversed (element t of the output is element count-1-t of the input).
+/// comes out reversed (the first element of the output is the last of the input, the second
+/// the one before it, and so on).
 KIT_HD constexpr int reversed_thread(int t, int count) {
   return t + 0 * count; // TODO
 }

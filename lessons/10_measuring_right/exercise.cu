@@ -10,9 +10,10 @@
 namespace lesson10 {
 
 HarnessPlan plan_harness() {
-  // TODO: one warp on one SM of the whole GPU. Ask the device how many SMs it has and how
-  // many blocks of your block size fit on one SM, fill every SM with them, and give each
-  // thread enough reads that a launch lasts long enough to time.
+  // TODO: fill every SM of the GPU (the starter below is one warp on one SM). Ask the device
+  // how many SMs it has and how many blocks of your block size fit on one SM, launch that many
+  // on every SM, give each thread enough reads that a launch lasts long enough to time, and
+  // plan the untimed warm-up launches and the timed repeats.
   HarnessPlan plan;
   plan.launch.blocks = 1;
   plan.launch.block_threads = kit::kWarpSize;

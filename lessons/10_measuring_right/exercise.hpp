@@ -25,8 +25,9 @@ inline constexpr int kPredictedJaggedOffset2Wavefronts = 0; // TODO
 inline constexpr int kPredictedJaggedOffset0Wavefronts = 0; // TODO
 
 // Part 2: how many blocks of a kernel an SM holds at once. Three limits apply (the probe's
-// __launch_bounds__ keep its registers from being a fourth): threads, blocks, and shared
-// memory, where every block also costs the SM `smem_reserved_per_block` bytes.
+// __launch_bounds__ keep its registers from being a fourth): threads, counted in whole warps
+// (a block of 48 threads takes two warps); blocks; and shared memory, where every block also
+// costs the SM `smem_reserved_per_block` bytes (a block that costs nothing meets no limit).
 
 /// What one SM can hold, as cudaDeviceProp reports it.
 struct SmLimits {

@@ -25,8 +25,9 @@ inline constexpr int kPredictedJaggedOffset2Wavefronts = 2;
 inline constexpr int kPredictedJaggedOffset0Wavefronts = 32;
 
 // Part 2: how many blocks of a kernel an SM holds at once. Three limits apply (the probe's
-// __launch_bounds__ keep its registers from being a fourth): threads, blocks, and shared
-// memory, where every block also costs the SM `smem_reserved_per_block` bytes.
+// __launch_bounds__ keep its registers from being a fourth): threads, counted in whole warps
+// (a block of 48 threads takes two warps); blocks; and shared memory, where every block also
+// costs the SM `smem_reserved_per_block` bytes (a block that costs nothing meets no limit).
 
 /// What one SM can hold, as cudaDeviceProp reports it.
 struct SmLimits {
@@ -42,10 +43,11 @@ KIT_HD constexpr int resident_blocks(const SmLimits& sm, int block_threads, int 
   if (block_threads <= 0 || smem_per_block < 0) {
     return 0;
   }
-  const int by_threads = sm.max_threads / block_threads;
-  const int smem_cost = smem_per_block + sm.smem_reserved_per_block; // 0: no limit
+  const int warps_per_block = (block_threads + kit::kWarpSize - 1) / kit::kWarpSize;
+  const int by_warps = sm.max_threads / kit::kWarpSize / warps_per_block; // whole warps
+  const int smem_cost = smem_per_block + sm.smem_reserved_per_block;      // 0: no limit
   const int by_smem = smem_cost > 0 ? sm.smem_bytes / smem_cost : sm.max_blocks;
-  const int fit = by_threads < by_smem ? by_threads : by_smem;
+  const int fit = by_warps < by_smem ? by_warps : by_smem;
   return fit < sm.max_blocks ? fit : sm.max_blocks;
 }
 

@@ -12,8 +12,11 @@ namespace {
 TEST(Layout, ReadbackReversesTheBlock) {
   for (int count : {1, 2, 31, 32, 33, 200, lesson01::kBlockThreads}) {
     for (int t = 0; t < count; ++t) {
-      ASSERT_EQ(lesson01::reversed_thread(t, count), count - 1 - t)
-          << "thread " << t << " of a block of " << count;
+      // Named, so that a failure prints the thread it wants, not the formula that finds it.
+      const int wanted = count - 1 - t;
+      ASSERT_EQ(lesson01::reversed_thread(t, count), wanted)
+          << "thread " << t << " of a block of " << count << " writes back the element of the "
+          << "thread as far from the block's end as it is from its start";
     }
   }
 }

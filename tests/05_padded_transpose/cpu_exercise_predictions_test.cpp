@@ -10,8 +10,9 @@
 
 namespace {
 
-int column_read(unsigned pitch) {
-  return kit::wavefronts(kit::strided_access(sizeof(float), pitch));
+/// A column read of a tile whose rows are `pitch` floats apart: lane x at float x * pitch.
+kit::WarpAccess column_read(unsigned pitch) {
+  return kit::strided_access(sizeof(float), pitch);
 }
 
 TEST(Predictions, RowStore) {
@@ -22,18 +23,20 @@ TEST(Predictions, RowStore) {
 }
 
 TEST(Predictions, ColumnReadPitch32) {
-  KIT_EXPECT_PREDICTION(lesson05::kPredictedColumnReadPitch32Wavefronts, column_read(32),
+  KIT_EXPECT_PREDICTION(lesson05::kPredictedColumnReadPitch32Wavefronts,
+                        kit::wavefronts(column_read(32)),
                         "lane x reads word 32 x + y: which bank is that, for every lane?");
 }
 
 TEST(Predictions, ColumnReadPitch33) {
-  KIT_EXPECT_PREDICTION(lesson05::kPredictedColumnReadPitch33Wavefronts, column_read(33),
+  KIT_EXPECT_PREDICTION(lesson05::kPredictedColumnReadPitch33Wavefronts,
+                        kit::wavefronts(column_read(33)),
                         "lane x reads word 33 x + y, in bank (33 x + y) % 32 = (x + y) % 32");
 }
 
 TEST(Predictions, ColumnReadPitch34) {
   KIT_EXPECT_PREDICTION(
-      lesson05::kPredictedColumnReadPitch34Wavefronts, column_read(34),
+      lesson05::kPredictedColumnReadPitch34Wavefronts, kit::wavefronts(column_read(34)),
       "lane x reads word 34 x + y, in bank (2 x + y) % 32: which lanes share a bank?");
 }
 

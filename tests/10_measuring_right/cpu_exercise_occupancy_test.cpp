@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "occupancy_limits.hpp"
+
 namespace {
 
 using lesson10::SmLimits;
@@ -27,21 +29,24 @@ std::string where(const SmLimits& sm, int threads, int smem) {
          std::to_string(threads) + " threads using " + std::to_string(smem) + " B";
 }
 
-/// True when `blocks` blocks of the kernel fit on the SM at once.
+/// True when `blocks` blocks of the kernel fit on the SM at once (an SM holds whole warps).
 bool fits(const SmLimits& sm, int blocks, int threads, int smem) {
-  return blocks * threads <= sm.max_threads && blocks <= sm.max_blocks &&
-         blocks * (smem + sm.smem_reserved_per_block) <= sm.smem_bytes;
+  return lesson10::testing::fits(sm, blocks, threads, smem);
 }
 
 TEST(Occupancy, ResidentBlocksFitAndNoMoreWould) {
+  // A crash on a block without shared memory (a division by zero) fails here with a message.
+  if (!lesson10::testing::survives_blocks_without_shared_memory(sms())) {
+    return;
+  }
   for (const SmLimits& sm : sms()) {
     for (int threads = 16; threads <= 1024; threads += 16) {
       for (int smem : {0, 4224, 12288, 45184}) {
         const int n = lesson10::resident_blocks(sm, threads, smem);
         ASSERT_TRUE(fits(sm, n, threads, smem))
             << where(sm, threads, smem) << ": resident_blocks says " << n
-            << ", but that many exceed a limit (threads, blocks or shared memory, with the "
-               "reserved bytes of every block)";
+            << ", but that many exceed a limit (threads in whole warps, blocks or shared "
+               "memory, with the reserved bytes of every block)";
         ASSERT_FALSE(fits(sm, n + 1, threads, smem))
             << where(sm, threads, smem) << ": resident_blocks says " << n << ", but " << n + 1
             << " fit within every limit: the count is the largest that fits";

@@ -39,8 +39,9 @@ TEST(Read128Layout, FindsEveryElementWhereTheTmaPutIt) {
           }
         }
       }
+      // The message says what the layout reads, never where the element is: that is the answer.
       FAIL() << "element (" << r << ", " << c << ") — chunk " << c / kChunkFloats << " of row " << r
-             << " — is at float offset " << want << "; your layout reads offset " << got
+             << " — is not where your layout reads it: it reads float offset " << got
              << (found_r < 0 ? std::string(", outside the box")
                              : ", where the TMA put element (" + std::to_string(found_r) + ", " +
                                    std::to_string(found_c) + "): chunk " +

@@ -6,7 +6,7 @@
 ///
 ///     --layout 32x33 --column 1       lane l -> element (l, 1) -> offset 33 l + 1
 ///     --layout 32x33 --row 2          lane l -> element (2, l) -> offset 66 + l
-///     --swizzle 5,0,5                 offset o -> o ^ ((o >> 5) & 31)   (kit::Swizzle<5, 0, 5>)
+///     --swizzle 1,0,5                 offset o -> o ^ ((o >> 5) & 1)    (kit::Swizzle<1, 0, 5>)
 ///
 /// An offset counts elements; offset * width is the byte offset the bank model sees, so an
 /// access built here is always aligned to its width.

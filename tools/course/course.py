@@ -15,7 +15,8 @@ Examples:
   python3 tools/course/course.py reset 03
 
 A lesson is done when its GPU exercise tests passed; without a GPU its CPU part can pass, but
-its kernel is not checked and it is not finished. The build folder is build/student (the
+its kernel is not checked and it is not finished. Once every CPU test of a lesson passes, `test`
+and `progress` say where the reasoning behind its answers is (tools/course/answers.py). The build folder is build/student (the
 `student` preset's) unless --build-dir says otherwise. The hints seen so far and the copies
 `reset` keeps live in .course/ at the course's root, outside build/. Exit status: 0 when the
 command did its job (progress exits 0 whatever the lessons' status; test exits 1 when a test
@@ -33,16 +34,14 @@ from typing import Dict, List
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_cli import (Parser, jobs_option, lesson_number, make_dir, run_main,  # noqa: E402
                         seconds, text_output_that_never_fails, write_text_atomic)
-from course_model import (ROOT, Build, CourseError, LessonBuild, build_status_json,  # noqa: E402
-                          default_build_dir, lesson_by_number, state_dir)
+from course_model import (ROOT, SANITIZE_LABEL, Build, CourseError, LessonBuild,  # noqa: E402
+                          build_status_json, default_build_dir, lesson_by_number, state_dir)
 from ctest_results import ResultError, list_tests, read_junit, run_ctest  # noqa: E402
 import lesson_loop  # noqa: E402
 import progress_report as report  # noqa: E402
 from starters import Starters  # noqa: E402
 
 PROG = "course"
-#: The label of the suites' sanitizer runs: left out of the student's loop and progress.
-SANITIZE_LABEL = "sanitize"
 
 
 # ------------------------------------------------------------------------------------------
@@ -105,13 +104,16 @@ def cmd_progress(args) -> int:
 
     progress = report.summarize(lessons, tests, results, builds=builds)
     print()
-    print(report.Table(progress).render())
+    print(report.Table(progress, lesson_loop.shown_path(build.dir, build.source_dir)).render())
     measured = report.render_measurements(progress)
     if measured:
         print()
         print("\n".join(measured))
     print()
     print("\n".join(report.next_step(progress, build.dir, build.source_dir)))
+    opened = lesson_loop.open_answers(build, [p for p in progress if p.cpu_done])
+    if opened:
+        print(opened)
     if args.no_build:
         print("Not rebuilt (--no-build): these results are from the last build, which may be "
               "older than your sources.")

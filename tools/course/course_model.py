@@ -48,6 +48,32 @@ README_HEADINGS = ("Goal", "Background", "Predict", "Your task", "Run the tests"
 #: seen so far, the next lesson, the backups `reset` keeps.
 STATE_FOLDER = ".course"
 
+#: A lesson's status, in the words every course tool uses (the progress table, `course.py test`,
+#: the state `watch` remembers), from the least to the most done:
+#: - NOT_STARTED: no exercise test passes yet;
+#: - IN_PROGRESS: some do;
+#: - CPU_PART_DONE: every CPU test passes, and the GPU tests could not run (no GPU here): the
+#:   kernel is not checked, so the lesson is not finished;
+#: - KERNEL_ON_CPU: the student's kernel also ran on the CPU, checked there, but no GPU timed it
+#:   (for lessons whose kernel runs on the CPU; not finished either);
+#: - DONE: the GPU exercise tests passed — the only "done";
+#: and the three that say why there is nothing to count: NOT_BUILT_YET (the lesson's test
+#: programs are not built), DOES_NOT_BUILD (its build failed), NO_TESTS (none registered).
+NOT_STARTED = "not started"
+IN_PROGRESS = "in progress"
+CPU_PART_DONE = "CPU part done \u2014 kernel not checked on a GPU"
+KERNEL_ON_CPU = "kernel checked on the CPU \u2014 not timed"
+DONE = "done (GPU exercise tests passed)"
+NOT_BUILT_YET = "not built yet"
+DOES_NOT_BUILD = "does not build"
+NO_TESTS = "no tests yet"
+STATUSES = (NOT_STARTED, IN_PROGRESS, CPU_PART_DONE, KERNEL_ON_CPU, DONE, NOT_BUILT_YET,
+            DOES_NOT_BUILD, NO_TESTS)
+
+#: The label of the suites' sanitizer runs: slow, left out of the student's loop and progress
+#: (grading runs them, and `ctest -L sanitize`).
+SANITIZE_LABEL = "sanitize"
+
 _LESSON_DIR = re.compile(r"^(\d\d)_(.+)$")
 _TITLE = re.compile(r"^#\s+Lesson\s+\d+\s*[:.\-]\s*(.+?)\s*$", re.I)
 _HINT_HEADING = re.compile(r"^##\s+Hint\s+(\d+)\b.*$", re.I)

@@ -3,7 +3,8 @@
 
 `--cpu` builds only the lesson's CPU test programs (`lessonNN-cpu`: the host compiler, seconds)
 and runs its CPU tests; the verdict then says the GPU part was not run, never that the lesson is
-done."""
+done. Once every CPU test of the lesson passes, the verdict says where the lesson's answers are
+(answers.py): the student has committed to theirs by then."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional
 
+import answers
 from course_cli import make_dir
-from course_model import Build, CourseError, Lesson
+from course_model import SANITIZE_LABEL, Build, CourseError, Lesson
 from ctest_results import ResultError, list_tests, read_junit, run_ctest
 import progress_report as report
 from starters import Starters
@@ -36,7 +38,8 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
     junit = make_dir(build.state_dir) / f"test-{lesson.label}.xml"
     labels = [f"^{lesson.label}$", "^student$"] + (["^cpu$"] if cpu_only else [])
     # The sanitizer runs are slow: grading and `ctest -L sanitize` run them, the loop does not.
-    run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False, extra=["-LE", "^sanitize$"])
+    run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False,
+              extra=["-LE", f"^{SANITIZE_LABEL}$"])
     try:
         results = read_junit(junit)
         tests = list_tests(build.dir)
@@ -49,8 +52,16 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
         results = {name: r for name, r in results.items()
                    if name not in gpu and "gpu" not in r.labels}
     p = report.summarize([lesson], tests, results)[0]
-    print_verdict(p, cpu_only)
+    print_verdict(p, cpu_only, shown_path(build.dir, build.source_dir))
+    # Files the grader would refuse unlock no answers: their tests passing proves nothing.
     refused = policy_findings(build, lesson)
+    if p.cpu_done and not refused:
+        try:
+            opened = open_answers(build, [p], one_lesson=True)
+        except CourseError as e:
+            opened = f"course: {e}"
+        if opened:
+            print(opened, flush=True)
     return p.counted and not p.failing and not refused
 
 
@@ -79,8 +90,37 @@ def policy_findings(build: Build, lesson: Lesson) -> List[str]:
     return findings
 
 
-def print_verdict(p: report.LessonProgress, cpu_only: bool) -> None:
-    table = report.Table([p])
+def shown_path(path: Path, source_dir: Path) -> str:
+    """A path as the student types it: from the course's root where it is inside, else whole."""
+    try:
+        return Path(path).resolve().relative_to(Path(source_dir).resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def open_answers(build: Build, done: List[report.LessonProgress], one_lesson: bool = False) -> str:
+    """Shows the answers of lessons whose CPU part passes (answers.reveal); the line that says
+    where they are (one_lesson: as a lesson's verdict says it), or '' when the course has none
+    for them."""
+    opened = []
+    for p in done:
+        path = answers.reveal(build.source_dir, p.lesson)
+        if path is not None:
+            opened.append((p.lesson.number, shown_path(path, build.source_dir)))
+    if not opened:
+        return ""
+    if one_lesson and len(opened) == 1:
+        number, path = opened[0]
+        return f"The reasoning behind lesson {number}'s answers: {path}"
+    numbers = ", ".join(n for n, _ in opened)
+    unpacked = str(answers.UNPACKED)
+    where = (unpacked + "/" if all(path.startswith(unpacked) for _, path in opened)
+             else ", ".join(path for _, path in opened))
+    return f"Answers of the lessons whose CPU part passes ({numbers}): {where}"
+
+
+def print_verdict(p: report.LessonProgress, cpu_only: bool, build_dir: str = "build/student") -> None:
+    table = report.Table([p], build_dir)
     number = p.lesson.number
     if cpu_only:
         print(f"\nLesson {number}, CPU part: {table.cpu_cell(p)} passed; the GPU tests were not "

@@ -5,10 +5,13 @@ commit is tagged starters-v1 (what `course.py reset` restores from).
 
   python3 tools/course/make_student_repo.py --out ../bank-conflicts-student
 
-Left out: solutions/, .ci/, .github/workflows/ci.yml, and the presets and workflows that build
-the solutions (ci, solutions, gpu-check). Its README.md is its own, written from
-tools/course/templates/student-README.md.in with the course README's prerequisites, student
-loop and lesson table. Push the result to a new repository and make it a template (GitHub
+Left out: solutions/, .ci/, .github/workflows/ci.yml, the presets and workflows that build the
+solutions (ci, solutions, gpu-check), and the test that puts answers back into the lessons to
+check the answers check (tools/course/tests/test_check_answers.py). Each lesson's answers
+(solutions/NN_topic/answers.md and its pictures) travel packed in tools/course/answers.pack,
+which course.py opens for a lesson once its CPU part passes (tools/course/answers.py). Its
+README.md is its own, written from tools/course/templates/student-README.md.in with the course
+README's prerequisites, student loop and lesson table. Push the result to a new repository and make it a template (GitHub
 Classroom) or share it as it is. Exit status: 0 done, 1 when it cannot (the reason in one
 line), 2 for bad usage.
 """
@@ -21,17 +24,19 @@ import re
 import sys
 import tarfile
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_cli import Parser, print_lines, run_main  # noqa: E402
 from course_model import ROOT, CourseError, find_lessons  # noqa: E402
 import lesson_table  # noqa: E402
 from starters import FIRST_TAG, git  # noqa: E402
+import answers  # noqa: E402
 import templates  # noqa: E402
 
 PROG = "make_student_repo"
-LEFT_OUT = ("solutions", ".ci", ".github/workflows/ci.yml")
+LEFT_OUT = ("solutions", ".ci", ".github/workflows/ci.yml",
+            "tools/course/tests/test_check_answers.py")
 
 
 def left_out(path: str) -> bool:
@@ -112,15 +117,43 @@ def export(source: Path, out: Path, ref: str) -> str:
     return commit.stdout.strip()
 
 
+def pack_answers(tar: tarfile.TarFile) -> Dict[str, Dict[str, str]]:
+    """Every lesson's answers in the exported commit: {folder: {answers.md or images/...:
+    text}} (answers.answer_files, read from the archive)."""
+    files = {m.name: m for m in tar.getmembers() if m.isfile()}
+
+    def text(name: str) -> str:
+        f = tar.extractfile(files[name])
+        return f.read().decode("utf-8") if f else ""
+
+    found: Dict[str, Dict[str, str]] = {}
+    for name in sorted(files):
+        m = re.fullmatch(r"solutions/(\d\d_[^/]+)/" + re.escape(answers.ANSWERS_FILE), name)
+        if not m:
+            continue
+        folder = m.group(1)
+        markdown = text(name)
+        lesson = {answers.ANSWERS_FILE: markdown}
+        for image in answers.images_of(markdown):
+            path = f"solutions/{folder}/{image}"
+            if path not in files:
+                raise CourseError(f"{name} shows {image}, which the commit does not have")
+            lesson[image] = text(path)
+        found[folder] = lesson
+    return found
+
+
 def make(source: Path, out: Path, ref: str, use_git: bool) -> List[str]:
     sha = export(source, out, ref)
     archive = git(source, "archive", "--format=tar", sha, check=True, binary=True)
     dropped = set()
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        packed = pack_answers(tar)
         members = []
         for m in tar.getmembers():
             if left_out(m.name):
-                dropped.add(m.name.split("/")[0] if not m.name.startswith(".github") else m.name)
+                dropped.add(m.name.split("/")[0] if m.name.startswith(("solutions", ".ci"))
+                            else m.name)
                 continue
             if m.issym() or m.islnk() or m.name.startswith("/") or ".." in m.name.split("/"):
                 continue
@@ -133,8 +166,11 @@ def make(source: Path, out: Path, ref: str, use_git: bool) -> List[str]:
     if presets.is_file():
         presets.write_text(student_presets(presets.read_text()))
     (out / "README.md").write_text(student_readme(out, sha), encoding="utf-8")
+    (out / answers.PACK_PATH).parent.mkdir(parents=True, exist_ok=True)
+    (out / answers.PACK_PATH).write_text(answers.pack(packed), encoding="utf-8")
     done = [f"exported {sha[:10]} to {out} without {', '.join(sorted(dropped)) or 'nothing'}",
-            "wrote its own README.md (tools/course/templates/student-README.md.in)"]
+            "wrote its own README.md (tools/course/templates/student-README.md.in)",
+            f"packed the answers of {len(packed)} lesson(s) into {answers.PACK_PATH.as_posix()}"]
     if use_git:
         git(out, "init", "-q", check=True)
         ident = []

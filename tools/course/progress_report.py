@@ -2,9 +2,11 @@
 status, and what to do next. Read from ctest's test list (labels) and its JUnit report, and from
 the build of each lesson.
 
-A lesson is done only when its GPU exercise tests passed: the kernel was checked on a GPU.
-Where every CPU test passes and the GPU tests could not run, the lesson's CPU part passes but
-its kernel is not checked, and it does not count as finished.
+The statuses are course_model's (STATUSES). A lesson is done only when its GPU exercise tests
+passed: the kernel was checked on a GPU. Where every CPU test passes and the GPU tests could
+not run, the lesson's CPU part is done but its kernel is not checked, and it does not count as
+finished. The sanitizer runs (label `sanitize`) are left out of every count, and a footnote
+says so: the student's commands do not run them.
 
 Used by `course.py progress` (the table) and `course.py test` / `watch` (one lesson's line).
 """
@@ -16,19 +18,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from course_model import Lesson, LessonBuild, kind_of, role_of, split_test_name
+from course_model import (CPU_PART_DONE, DOES_NOT_BUILD, DONE, IN_PROGRESS, NO_TESTS,
+                          NOT_BUILT_YET, NOT_STARTED, SANITIZE_LABEL, Lesson, LessonBuild,
+                          kind_of, role_of, split_test_name)
 from ctest_results import NOT_BUILT as RESULT_NOT_BUILT, SKIP, TestInfo, TestResult
 
 MEASUREMENT_PREFIXES = ("[kit-slowdown]", "[kit-counters]")
 _FAILURE_AT = re.compile(r"^(?:.*/)?([^/\s]+:\d+): Failure$", re.M)
 
-DONE = "done"
-CPU_ONLY = "CPU part passes \u2014 kernel not checked on a GPU"
-IN_PROGRESS = "in progress"
-NOT_STARTED = "not started"
-NO_BUILD = "does not build"
-NOT_BUILT = "not built"
-NO_TESTS = "no tests yet"
+# The statuses by their old names here (course_model has the words).
+CPU_ONLY = CPU_PART_DONE
+NO_BUILD = DOES_NOT_BUILD
+NOT_BUILT = NOT_BUILT_YET
+
+#: The footnote of a row whose sanitizer runs are left out of its counts.
+SANITIZER_RUNS_LEFT_OUT = ("the sanitizer runs of the GPU tests are not counted here: they are "
+                           "slow, and only grading runs them, or `ctest --test-dir {build} -L "
+                           "sanitize` on a GPU")
 
 
 def short_reason(reason: str, limit: int = 48) -> str:
@@ -70,6 +76,12 @@ class LessonProgress:
     skip_reasons: List[str] = field(default_factory=list)  # distinct, in order
     failing: List[str] = field(default_factory=list)  # short test names
     measured: List[str] = field(default_factory=list)  # "Test.Name: measurement"
+    left_out: int = 0  # sanitizer runs: registered, not counted
+
+    @property
+    def cpu_done(self) -> bool:
+        """Every CPU test of the lesson passes (and there is at least one)."""
+        return self.counted and self.cpu_total > 0 and self.cpu_passed == self.cpu_total
 
     @property
     def total(self) -> int:
@@ -114,6 +126,9 @@ class LessonProgress:
     def add(self, name: str, info: Optional[TestInfo], res: Optional[TestResult]) -> None:
         """Counts one registered test (res None: it has no result, so it did not pass)."""
         labels = (info.labels if info else []) or (res.labels if res else [])
+        if SANITIZE_LABEL in labels:
+            self.left_out += 1
+            return
         passed = res is not None and res.passed
         skipped = res is not None and res.status == SKIP
         exercise = role_of(labels) != "guard"
@@ -169,11 +184,13 @@ def summarize(lessons: List[Lesson], tests: Dict[str, TestInfo],
 
 
 class Table:
-    """The progress table, with footnotes for skip reasons."""
+    """The progress table, with footnotes for skip reasons and for what its counts leave out.
+    build_dir: the build folder the footnotes' commands name."""
 
-    def __init__(self, progress: List[LessonProgress]):
+    def __init__(self, progress: List[LessonProgress], build_dir: str = "build/student"):
         self.progress = progress
         self.reasons: List[str] = []
+        self.build_dir = build_dir
 
     def _mark(self, reason: str) -> str:
         if reason not in self.reasons:
@@ -192,11 +209,13 @@ class Table:
         if p.gpu_total == 0:
             return "none"
         marks = "".join(self._mark(r) for r in p.skip_reasons)
+        if p.left_out:
+            marks += self._mark(SANITIZER_RUNS_LEFT_OUT.format(build=self.build_dir))
         if p.gpu_skipped == p.gpu_total:
             return f"skipped: {short_reason(p.skip_reasons[0])} {marks}"
         if p.gpu_skipped:
             return f"{p.gpu_passed}/{p.gpu_total}, {p.gpu_skipped} skipped {marks}"
-        return f"{p.gpu_passed}/{p.gpu_total}"
+        return f"{p.gpu_passed}/{p.gpu_total}" + (f" {marks}" if marks else "")
 
     def render(self) -> str:
         rows = [("#", "Lesson", "CPU tests", "GPU tests", "Status")]

@@ -53,9 +53,10 @@ def markdown_documents(root: str) -> List[str]:
 
 
 def lesson_folder_of(path: str) -> Optional[str]:
-    """"lessons/02_stride_two" for a path inside that lesson's folder, else None."""
+    """"lessons/02_stride_two" for a path inside that lesson's folder ("solutions/02_stride_two"
+    inside its solution's, where its answers' pictures are), else None."""
     parts = path.split("/")
-    if len(parts) >= 2 and parts[0] == "lessons" and LESSON_DIR.match(parts[1]):
+    if len(parts) >= 2 and parts[0] in ("lessons", "solutions") and LESSON_DIR.match(parts[1]):
         return "/".join(parts[:2])
     return None
 

@@ -14,7 +14,7 @@ plain GitHub Markdown, and this turns them into site pages on the fly.
   docs/lessons.md (they nest under it in the navigation), links elsewhere (the main page).
   (Doxygen 1.9.4 leaves the main page's own sub-pages out of the navigation tree.)
 - The line `<!-- gallery -->` becomes every bank map of docs/pictures.txt with the command
-  that draws it.
+  that draws it, but the pictures of the lessons' answers (solutions/NN_topic/images/).
 Code blocks and `code` are never changed."""
 
 import argparse
@@ -83,8 +83,8 @@ def lesson_list(root: str, subpages: bool) -> list:
 def gallery(root: str) -> list:
     out = []
     for pic in pictures(root):
-        if pic.kind != "bank-map":
-            continue
+        if pic.kind != "bank-map" or pic.path.startswith("solutions/"):
+            continue  # a chart, or a picture of a lesson's answers: never on the site
         args = pic.args
         title = args[args.index("--title") + 1] if "--title" in args else pic.path
         shown = [a for k, a in enumerate(args) if a != "--title" and

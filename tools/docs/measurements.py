@@ -31,6 +31,7 @@ import argparse
 import csv
 import io
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
@@ -165,13 +166,24 @@ def read_sweep(root: str, path: str) -> Sweep:
     return sweep
 
 
+#: Words of a command that only the course's own checkout can run: the preset and build folder
+#: that hold both trees, the reference solutions' programs and tests.
+COURSE_ONLY = re.compile(r"gpu-check|\bsolutions?\b|_solution_")
+
+
 def source_lines(files) -> List[str]:
     """Where a table's numbers come from (Sweeps or Measurements): one Markdown line per
-    measured file, one for all the model-only ones."""
+    measured file, one for all the model-only ones. A command that a student repository cannot
+    run (it names the gpu-check preset or the solutions) is named by what it is; the file
+    keeps it."""
     out, model_only = [], []
     for m in files:
         if m.header["device"].startswith("none"):
             model_only.append(f"`{m.path}`")
+        elif COURSE_ONLY.search(m.header["command"]):
+            out.append(f"Measured on {m.header['device']}, {m.header['date']}, by the course's "
+                       f"own GPU checks (the command, in `{m.path}`, needs the course's "
+                       f"reference solutions).")
         else:
             out.append(f"Measured on {m.header['device']}, {m.header['date']}: "
                        f"`{m.header['command']}` (`{m.path}`).")

@@ -75,8 +75,9 @@ KIT_HD constexpr std::int64_t swizzle(std::int64_t offset, int bits, int base, i
 ///                        ^ bit M + S          ^ bit M
 ///     result:       ... [      YYY    ] ... [  ZZZ ^ YYY  ] [ M bits ]
 ///
-/// A bijection on every aligned block of 2^(M + S + B) offsets. Example: Swizzle<5, 0, 5> on a
-/// 32 x 32 float tile (offset 32 r + c) gives r * 32 + (c ^ r): every column meets 32 banks.
+/// A bijection on every aligned block of 2^(M + S + B) offsets. Example: Swizzle<1, 0, 5> on a
+/// tile of 32-float rows (offset 32 r + c) gives 32 r + (c ^ (r & 1)): on odd rows the two floats
+/// of every pair trade places.
 template <int B, int M, int S>
 struct Swizzle {
   static_assert(B >= 0 && M >= 0, "bit counts are not negative");

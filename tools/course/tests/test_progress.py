@@ -130,7 +130,7 @@ class Progress(ToolTest):
         # executable"). Seen with --no-build, before the first build.
         proc = self.progress("junit-not-built.xml", "tests-not-built.json", "--no-build")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertRegex(self.row(proc.stdout, "01"), r"  -  +-  +not built$")
+        self.assertRegex(self.row(proc.stdout, "01"), r"  -  +-  +not built yet$")
         self.assertIn("Next: lesson 01 (Banks, words and wavefronts) is not built yet: run "
                       f"`cmake --build {self.build} --target lesson01`", proc.stdout)
 
@@ -156,12 +156,12 @@ class Progress(ToolTest):
         cases = [passed("A.Cpu", CPU), passed("B.Gpu", GPU)]
         proc = self.progress(str(junit_file(self.tmp / "done.xml", cases)))
         self.assertIn("1/1", self.row(proc.stdout, "01"))
-        self.assertRegex(self.row(proc.stdout, "01"), r"\bdone$")
+        self.assertRegex(self.row(proc.stdout, "01"), r"\bdone \(GPU exercise tests passed\)$")
         self.assertIn("Every lesson passes every test", proc.stdout)
         # A GPU guard that could not run (e.g. too few warps per SM) does not hold it back.
         cases.append(skipped_gpu("C.GpuGuard", GPU_GUARD))
         proc = self.progress(str(junit_file(self.tmp / "done-guard-skipped.xml", cases)))
-        self.assertRegex(self.row(proc.stdout, "01"), r"\bdone$")
+        self.assertRegex(self.row(proc.stdout, "01"), r"\bdone \(GPU exercise tests passed\)$")
 
     def test_without_a_gpu_a_lesson_is_never_done(self):
         # Every CPU test passes; the GPU exercise test is skipped: the kernel is unchecked.
@@ -169,12 +169,12 @@ class Progress(ToolTest):
         proc = self.progress(str(junit_file(self.tmp / "cpu-only.xml", cases)))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         row = self.row(proc.stdout, "01")
-        self.assertTrue(row.endswith("CPU part passes \u2014 kernel not checked on a GPU"), row)
-        self.assertNotRegex(proc.stdout, r"(?i)\bdone\b")
+        self.assertTrue(row.endswith("CPU part done \u2014 kernel not checked on a GPU"), row)
+        self.assertNotRegex(proc.stdout, r"(?i)\bdone \(")
         self.assertIn("are not checked on a GPU here, so they are not finished", proc.stdout)
         self.assertIn("On a machine with an NVIDIA GPU", proc.stdout)
         state = json.loads((self.source / ".course" / "state.json").read_text())
-        self.assertEqual(state["last_progress"]["01"], "CPU part passes \u2014 kernel not checked "
+        self.assertEqual(state["last_progress"]["01"], "CPU part done \u2014 kernel not checked "
                                                        "on a GPU")
 
     def test_the_cpu_only_lesson_gives_way_to_the_next(self):
@@ -328,16 +328,16 @@ class RealBuild(unittest.TestCase):
             self.assertEqual(configure.returncode, 0, configure.stdout + configure.stderr)
             before = subprocess.run([sys.executable, str(TOOLS / "course.py"), "progress",
                                      "--build-dir", str(build), "--no-build"], **run)
-            self.assertRegex(before.stdout, r"01  A +-  +-  +not built")
+            self.assertRegex(before.stdout, r"01  A +-  +-  +not built yet")
             proc = subprocess.run(["cmake", "--build", str(build), "--target", "progress"], **run)
             self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
             self.assertIn("building lesson01 (A) ... built", proc.stdout)
             self.assertIn("building lesson02 (B) ... did not build: ", proc.stdout)
             self.assertRegex(proc.stdout, r"01  A +1/1 +skipped: no usable GPU \[1\] +CPU part "
-                                          r"passes \u2014 kernel not checked on a GPU")
+                                          r"done \u2014 kernel not checked on a GPU")
             self.assertRegex(proc.stdout, r"02  B +- +- +does not build")
             self.assertRegex(proc.stdout, r"First error: .*cpu_exercise_x_test\.cpp:\d+:\d+: error")
-            self.assertNotRegex(proc.stdout, r"(?i)\bdone\b")
+            self.assertNotRegex(proc.stdout, r"(?i)\bdone \(")
 
 
 if __name__ == "__main__":

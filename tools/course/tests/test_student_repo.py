@@ -15,6 +15,7 @@ from pathlib import Path
 
 from course_testing import ROOT, ToolTest, make_course
 from course_model import find_lessons
+import answers
 import lesson_table
 from make_student_repo import student_presets
 
@@ -83,6 +84,24 @@ class StudentRepo(ToolTest):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("tag starters-v1", proc.stdout)
         self.assertEqual(exercise.read_text(), shipped)
+
+    def test_the_answers_travel_packed_and_out_of_view(self):
+        self.assertEqual(self.make("--no-git").returncode, 0)
+        out = self.tmp / "student"
+        lessons = find_lessons(ROOT)
+        packed = answers.unpack((out / answers.PACK_PATH).read_text())
+        for lesson in lessons:
+            own = answers.answer_files(ROOT, lesson)
+            self.assertEqual(packed.get(lesson.folder, {}), own, lesson.folder)
+        self.assertTrue(packed, "no lesson's answers were packed")
+        # Nothing the student reads holds them: no answers file, no answers' picture, and not
+        # the test that puts answers back into lessons to check the check.
+        self.assertEqual(sorted(out.rglob(answers.ANSWERS_FILE)), [])
+        self.assertFalse((out / "tools" / "course" / "tests" / "test_check_answers.py").exists())
+        for lesson in lessons:
+            for name in answers.answer_files(ROOT, lesson):
+                if name != answers.ANSWERS_FILE:
+                    self.assertFalse((out / "lessons" / lesson.folder / name).exists(), name)
 
     def test_its_own_readme(self):
         self.assertEqual(self.make("--no-git").returncode, 0)

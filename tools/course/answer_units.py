@@ -1,0 +1,424 @@
+"""An exercise's answers as code tokens, and where they stand in a text.
+
+The answers of a lesson are what `solutions/NN_topic/exercise.*` changes from the starter
+`lessons/NN_topic/exercise.*`, compared as C++ tokens with comments and preprocessor lines
+dropped and namespace qualifiers removed (`kit::Swizzle<3, 3, 3>` and `Swizzle<3,3,3>` are the
+same answer). Each answer is a *unit*:
+
+- a **value**: the right-hand side of a declaration or assignment, a type alias's type, or a
+  returned expression, of every statement the solution changes (in an `exercise.cu`, only
+  outside function bodies: a kernel's statements are the steps its task spells out);
+- a **part** of a value: a run of tokens the solution inserts or replaces inside it, trimmed
+  to a balanced phrase (`Swizzle<3, 3, 3>` inside `Swizzled<FragmentRows, Swizzle<3, 3, 3>>`);
+- a **body**: a changed function body of two statements or more, whole.
+
+A unit counts only above a minimum size (`MIN_TOKENS` tokens, `MIN_WORDS` of them names or
+numbers, `MIN_CHARS` characters), so that `}` or `return t;` never count, and only if the
+starter does not hold it already. A text (a README, a demo header, a picture) holds a unit where
+its tokens, comments and prose included, contain the unit's tokens in order.
+
+Standard library only; Python 3.8 or newer.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+#: A unit needs this many tokens, names or numbers among them, and characters (spaces left out).
+MIN_TOKENS = 3
+MIN_WORDS = 2
+MIN_CHARS = 8
+
+_TOKEN = re.compile(r"""
+    (?P<ws>\s+)
+  | (?P<line_comment>//[^\n]*)
+  | (?P<block_comment>/\*.*?\*/)
+  | (?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
+  | (?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[fFuUlL]*)
+  | (?P<name>[A-Za-z_]\w*)
+  | (?P<op>::|->|<<=|>>=|<=|>=|==|!=|&&|\|\||\+\+|--|\+=|-=|\*=|/=|%=|&=|\|=|\^=|<<
+        |[][(){}<>;,.?:=+\-*/%&|^!~#])
+  | (?P<other>.)
+""", re.X | re.S)
+
+_OPEN = {"(": ")", "[": "]", "<": ">", "{": "}"}
+_CLOSE = {v: k for k, v in _OPEN.items()}
+#: Tokens a phrase does not start or end with.
+_EDGE = {",", ";", "=", "+", "-", "*", "/", "%", "&", "|", "^", "&&", "||", "?", ":", "return",
+         "<<", "."}
+_WORD = re.compile(r"^[\w\"']")
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    line: int  # 1-based
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One answer: its tokens, what kind it is, and where the solution has it."""
+
+    tokens: Tuple[str, ...]
+    kind: str  # "value", "part" or "body"
+    origin: str  # the declaration or function it belongs to, e.g. "kTilePitch"
+    line: int  # its line in the solution file
+
+    @property
+    def text(self) -> str:
+        return join(self.tokens)
+
+
+def join(tokens: Sequence[str]) -> str:
+    """Tokens as one readable line: `kTileDim + kVec`, `Swizzle<3, 2, 3>`."""
+    out: List[str] = []
+    for i, t in enumerate(tokens):
+        prev = tokens[i - 1] if i else ""
+        tight = (t in (",", ";", ")", "]", ">", ".") or prev in ("(", "[", "<", ".")
+                 or (t in ("(", "[", "<") and re.match(r"^[A-Za-z_]\w*$", prev) is not None))
+        if i and not tight:
+            out.append(" ")
+        out.append(t)
+    return "".join(out)
+
+
+def _drop_qualifiers(tokens: List[Token]) -> List[Token]:
+    """`kit :: Swizzle` -> `Swizzle`; a leading `::` goes too."""
+    out: List[Token] = []
+    i = 0
+    while i < len(tokens):
+        if (i + 1 < len(tokens) and tokens[i + 1].text == "::"
+                and re.match(r"^[A-Za-z_]\w*$", tokens[i].text)):
+            i += 2
+            continue
+        if tokens[i].text == "::":
+            i += 1
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+def code_tokens(text: str) -> List[Token]:
+    """The C++ tokens of a source file: no comments, no preprocessor lines, no qualifiers."""
+    lines = text.split("\n")
+    text = "\n".join("" if line.lstrip().startswith("#") else line for line in lines)
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    found = []
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind in ("ws", "line_comment", "block_comment", "other"):
+            continue
+        found.append(Token(m.group(), bisect.bisect_right(starts, m.start())))
+    return _drop_qualifiers(found)
+
+
+def text_tokens(text: str) -> List[Token]:
+    """The tokens of any text a student reads — C++ with its comments, Markdown prose, a
+    picture's captions — as the same tokenizer sees them. Backticks and Markdown emphasis on
+    names are dropped; qualifiers too."""
+    text = text.replace("`", " ").replace("**", " ")
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    found = []
+
+    def add(fragment: str, offset: int) -> None:
+        for m in _TOKEN.finditer(fragment):
+            kind = m.lastgroup
+            if kind in ("ws", "other"):
+                continue
+            if kind in ("line_comment", "block_comment"):
+                body_start = m.start() + 2
+                body = m.group()[2:-2] if kind == "block_comment" else m.group()[2:]
+                add(body, offset + body_start)
+                continue
+            if kind == "string":  # prose inside quotes is prose
+                add(m.group()[1:-1], offset + m.start() + 1)
+                continue
+            found.append(Token(m.group(), bisect.bisect_right(starts, offset + m.start())))
+
+    add(text, 0)
+    return _drop_qualifiers(found)
+
+
+# ------------------------------------------------------------------------------------------
+# Statements and the units of a solution
+# ------------------------------------------------------------------------------------------
+
+@dataclass
+class _Statement:
+    start: int  # token index of its first token
+    end: int  # one past its last token
+    depth: int  # braces open around it
+    function: str  # the enclosing function's name, or ""
+    scope: str  # the enclosing struct's name, or ""
+
+
+def _statements(tokens: List[Token]) -> List[_Statement]:
+    """Statements split at `;`, `{` and `}`, with the function and struct around each."""
+    found: List[_Statement] = []
+    stack: List[Tuple[str, str]] = []  # ("function" | "scope" | "block", name) per open brace
+    start = 0
+    for i, tok in enumerate(tokens):
+        if tok.text not in (";", "{", "}"):
+            continue
+        function = next((n for k, n in reversed(stack) if k == "function"), "")
+        scope = next((n for k, n in reversed(stack) if k == "scope"), "")
+        if i > start:
+            found.append(_Statement(start, i, len(stack), function, scope))
+        if tok.text == "{":
+            header = [t.text for t in tokens[start:i]]
+            stack.append(_brace_kind(header))
+        elif tok.text == "}" and stack:
+            stack.pop()
+        start = i + 1
+    return found
+
+
+def _brace_kind(header: List[str]) -> Tuple[str, str]:
+    """What a `{` opens, from the tokens before it: a function, a struct, or another block."""
+    if header[:1] == ["namespace"]:
+        return "namespace", ""
+    for keyword in ("struct", "class", "union"):
+        if keyword in header and "(" not in header:
+            i = header.index(keyword)
+            return "scope", header[i + 1] if i + 1 < len(header) else ""
+    if "(" in header and header[0] not in ("if", "for", "while", "switch", "do", "else"):
+        if "=" in header[: header.index("(")] or header[-1] in ("=", ","):
+            return "block", ""  # an initializer, a lambda
+        depth, name = 0, ""
+        for j, t in enumerate(header):  # the name before the last top-level parenthesis
+            if t in ("<", "("):
+                if t == "(" and depth == 0 and j and header[j - 1] not in _NOT_NAMES:
+                    name = header[j - 1]
+                depth += 1
+            elif t in (">", ")"):
+                depth -= 1
+        return "function", name
+    return "block", ""
+
+
+#: Names before a parenthesis that are not a function's: attributes, specifiers.
+_NOT_NAMES = {"__launch_bounds__", "__align__", "alignas", "noexcept", "decltype", "__attribute__"}
+
+
+def _value(statement: List[str]) -> Tuple[List[str], str]:
+    """(the value part of a statement, the name it gives a value to, or '')."""
+    depth = 0
+    for k, t in enumerate(statement):
+        if t in ("(", "["):
+            depth += 1
+        elif t in (")", "]"):
+            depth -= 1
+        elif t == "=" and depth == 0:
+            names = [x for x in statement[:k] if re.match(r"^[A-Za-z_]\w*$", x)]
+            return statement[k + 1:], names[-1] if names else ""
+    if statement[:1] == ["return"]:
+        return statement[1:], ""
+    return [], ""
+
+
+def _trim(run: List[str]) -> List[str]:
+    """A run of tokens trimmed to a phrase: no separator or unmatched bracket at either end."""
+    run = list(run)
+    changed = True
+    while changed and run:
+        changed = False
+        if run[0] in _EDGE or run[0] in _CLOSE:
+            run.pop(0)
+            changed = True
+        elif run[-1] in _EDGE or run[-1] in _OPEN:
+            run.pop()
+            changed = True
+        else:
+            for opener, closer in (("(", ")"), ("[", "]"), ("<", ">"), ("{", "}")):
+                if run[-1] == closer and run.count(closer) > run.count(opener):
+                    run.pop()
+                    changed = True
+                    break
+                if run[0] == opener and run.count(opener) > run.count(closer):
+                    run.pop(0)
+                    changed = True
+                    break
+    return run
+
+
+def _inside_cast(value: List[str]) -> List[str]:
+    """X of a value that is `static_cast<T>(X)` as a whole, else []."""
+    if len(value) < 6 or value[0] not in ("static_cast", "reinterpret_cast") or value[-1] != ")":
+        return []
+    try:
+        open_at = value.index("(")
+    except ValueError:
+        return []
+    depth = 0
+    for j in range(open_at, len(value)):
+        depth += value[j] == "("
+        depth -= value[j] == ")"
+        if depth == 0:
+            return value[open_at + 1:j] if j == len(value) - 1 else []
+    return []
+
+
+def big_enough(tokens: Sequence[str]) -> bool:
+    """Whether a phrase is long enough to be an answer (`}` or `return t;` never are)."""
+    words = sum(1 for t in tokens if _WORD.match(t))
+    return (len(tokens) >= MIN_TOKENS and words >= MIN_WORDS
+            and len("".join(tokens)) >= MIN_CHARS)
+
+
+def _contains(haystack: Sequence[str], needle: Sequence[str]) -> bool:
+    n = len(needle)
+    return any(list(haystack[i:i + n]) == list(needle) for i in range(len(haystack) - n + 1))
+
+
+def answer_units(starter: str, solution: str, kernel_file: bool = False) -> List[Unit]:
+    """The units a solution file changes from its starter (module docstring). kernel_file: an
+    exercise.cu, whose function bodies count only whole."""
+    a = code_tokens(starter)
+    b = code_tokens(solution)
+    a_text = [t.text for t in a]
+    b_text = [t.text for t in b]
+    changed = set()
+    matcher = difflib.SequenceMatcher(None, a_text, b_text, autojunk=False)
+    for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("replace", "insert"):
+            changed.update(range(j1, j2))
+    # A deletion changes the statement it leaves: mark the token after it.
+    for tag, _i1, _i2, j1, _j2 in matcher.get_opcodes():
+        if tag == "delete" and j1 < len(b_text):
+            changed.add(j1)
+
+    units: List[Unit] = []
+    seen = set()
+
+    def add(tokens: List[str], kind: str, origin: str, line: int) -> None:
+        tokens = _trim(tokens)
+        key = tuple(tokens)
+        if key in seen or not big_enough(tokens) or _contains(a_text, tokens):
+            return
+        seen.add(key)
+        units.append(Unit(key, kind, origin, line))
+
+    statements = _statements(b)
+    bodies: Dict[Tuple[str, str], List[_Statement]] = {}
+    for st in statements:
+        if st.function:
+            bodies.setdefault((st.scope, st.function), []).append(st)
+        if not any(j in changed for j in range(st.start, st.end)):
+            continue
+        if kernel_file and st.function:
+            continue
+        words = b_text[st.start:st.end]
+        value, name = _value(words)
+        if not value:
+            continue
+        origin = name if name and not st.function else st.function
+        origin = f"{st.scope}::{origin}" if st.scope and origin else origin
+        line = b[st.start].line
+        add(value, "value", origin or "?", line)
+        inner = _inside_cast(value)
+        if inner:
+            add(inner, "part", origin or "?", line)
+        offset = st.end - len(value)
+        run: List[str] = []
+        for j in range(offset, st.end):
+            if j in changed:
+                run.append(b_text[j])
+            elif run:
+                add(run, "part", origin or "?", line)
+                run = []
+        if run:
+            add(run, "part", origin or "?", line)
+
+    for (scope, function), sts in bodies.items():
+        if len(sts) < 2 or not any(j in changed for st in sts for j in range(st.start, st.end)):
+            continue
+        first, last = sts[0], sts[-1]
+        body = b_text[first.start:last.end]
+        origin = f"{scope}::{function}" if scope else function
+        add(body, "body", origin, b[first.start].line)
+    return units
+
+
+def occurrences(tokens: Sequence[Token], unit: Unit) -> List[int]:
+    """The lines of a text where the unit's tokens stand, in order."""
+    n = len(unit.tokens)
+    texts = [t.text for t in tokens]
+    first = unit.tokens[0]
+    lines = []
+    for i in range(len(texts) - n + 1):
+        if texts[i] == first and tuple(texts[i:i + n]) == unit.tokens:
+            lines.append(tokens[i].line)
+    return lines
+
+
+def declaration_at(tokens: Sequence[Token], line: int) -> str:
+    """The name a C++ file declares at or after a line: the declaration a hit belongs to, or
+    the one the comment holding the hit documents ('' if none)."""
+    after = [t for t in tokens if t.line >= line]
+    words: List[str] = []
+    for t in after:
+        if t.text in (";", "{", "=", "("):
+            break
+        words.append(t.text)
+    for keyword in ("using", "struct", "class"):
+        if keyword in words:
+            i = words.index(keyword)
+            if i + 1 < len(words):
+                return words[i + 1]
+    names = [w for w in words if re.match(r"^[A-Za-z_]\w*$", w)]
+    return names[-1] if names else ""
+
+
+def statement_start(tokens: Sequence[Token], line: int) -> int:
+    """The first line of the code statement that holds `line` (the line itself if none does)."""
+    start = None
+    for t in tokens:
+        if t.line > line:
+            break
+        if start is None:
+            start = t.line
+        if t.text in (";", "{", "}"):
+            start = None
+    return start if start is not None else line
+
+
+def sections(markdown: str) -> List[Tuple[int, int, str]]:
+    """(first line, heading level, heading text) of every heading of a Markdown text, outside
+    code fences."""
+    found = []
+    fence = False
+    for i, line in enumerate(markdown.split("\n"), 1):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+            continue
+        m = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
+        if m and not fence:
+            found.append((i, len(m.group(1)), m.group(2)))
+    return found
+
+
+def section_of(markdown_sections: Iterable[Tuple[int, int, str]], line: int,
+               level: int = 2) -> str:
+    """The `##` section (or another level) a line of a Markdown text is in ('' before the
+    first)."""
+    name = ""
+    for first, lvl, text in markdown_sections:
+        if first > line:
+            break
+        if lvl == level:
+            name = text
+    return name
+
+
+def first_line_of(markdown_sections: Iterable[Tuple[int, int, str]], heading: str,
+                  level: int = 2) -> Optional[int]:
+    """The line of a heading, or None."""
+    for first, lvl, text in markdown_sections:
+        if lvl == level and text == heading:
+            return first
+    return None

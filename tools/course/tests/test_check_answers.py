@@ -1,0 +1,350 @@
+"""check_answers.py: the check that no lesson shows its answers before the student has
+committed to them, tested on copies of the course's lessons into which answers are put back —
+the places where the lessons once had them — and on small made-up solutions.
+
+The tests copy lessons and their reference solutions from the course, so they need the
+course's solutions/ folder (a student repository has none, and leaves this file out)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import textwrap
+import unittest
+from pathlib import Path
+from typing import List, Optional
+
+from course_testing import ROOT, ToolTest
+from course_model import find_lessons
+import answer_units
+import check_answers
+from check_answers import Finding
+
+HAVE_SOLUTIONS = (ROOT / "solutions").is_dir()
+
+
+def lesson_folder(number: str) -> str:
+    return next(x.folder for x in find_lessons(ROOT) if x.number == number)
+
+
+class CourseCopy(ToolTest):
+    """Copies of the course's lessons to put answers back into."""
+
+    def course(self, *numbers: str) -> Path:
+        """A copy of the course's lessons (and their solutions) `numbers`, with a stand-in
+        answers file where the course has none yet."""
+        root = self.tmp / "course"
+        for number in numbers:
+            folder = lesson_folder(number)
+            shutil.copytree(ROOT / "lessons" / folder, root / "lessons" / folder)
+            shutil.copytree(ROOT / "solutions" / folder, root / "solutions" / folder)
+            answers = root / "solutions" / folder / "answers.md"
+            if not answers.exists():
+                answers.write_text(f"# Lesson {number}: answers\n")
+        return root
+
+    def append(self, root: Path, number: str, name: str, text: str) -> int:
+        """Appends `text` to lessons/NN/<name>; returns the line of its first line."""
+        path = root / "lessons" / lesson_folder(number) / name
+        old = path.read_text()
+        if not old.endswith("\n"):
+            old += "\n"
+        path.write_text(old + text)
+        return old.count("\n") + 1
+
+    def findings(self, root: Path, number: str) -> List[Finding]:
+        found, _notes = check_answers.check(root, root, [number], None, None, None)
+        return found
+
+    def assertFound(self, root: Path, number: str, name: str, line: int, answer: str) -> None:
+        path = f"lessons/{lesson_folder(number)}/{name}"
+        found = self.findings(root, number)
+        hits = [f for f in found if f.path == path and f.line == line]
+        self.assertTrue(hits, f"no finding at {path}:{line}; found:\n" +
+                        "\n".join(map(str, found)))
+        self.assertIn(answer, hits[0].message)
+
+
+@unittest.skipUnless(HAVE_SOLUTIONS, f"needs the course's solutions/ folder ({ROOT} has none)")
+class PutBack(CourseCopy):
+    """An answer put back where a lesson once had it is found, with its file and line."""
+
+    def test_07_the_pitch_alone_in_prose(self):
+        root = self.course("07")
+        line = self.append(root, "07", "README.md",
+                           "For the exercise: pitch 36 (`kTileDim + kVec`), one wavefront per "
+                           "phase, and the feature load\n")
+        self.assertFound(root, "07", "README.md", line, "kTileDim + kVec")
+
+    def test_11_the_type_alone(self):
+        root = self.course("11")
+        line = self.append(root, "11", "README.md",
+                           "layout Part 2 asks for: `kit::Swizzled<PlainBoxLayout<kBox128Cols>, "
+                           "kit::Swizzle<3, 2, 3>>`.\n")
+        self.assertFound(root, "11", "README.md", line, "Swizzle<3, 2, 3>")
+
+    def test_08_the_goal_names_part_3s_swizzle(self):
+        root = self.course("08")
+        line = self.append(root, "08", "README.md",
+                           "  hardware counters see it, and you swizzle an `ldmatrix` tile with "
+                           "`Swizzle<3,3,3>`;\n")
+        self.assertFound(root, "08", "README.md", line, "Swizzle<3, 3, 3>")
+
+    def test_03_the_twins_layout_in_demo_hpp(self):
+        root = self.course("03")
+        line = self.append(root, "03", "demo.hpp",
+                           "/// The twin's tile layout: rows kTileDim + 1 floats apart.\n"
+                           "using TwinTileLayout = kit::Pitched<float, kTileRows, kTileDim, "
+                           "kTileDim + 1>;\n")
+        self.assertFound(root, "03", "demo.hpp", line, "kTileDim + 1")
+        self.assertFound(root, "03", "demo.hpp", line + 1, "kTileDim + 1")
+
+    def test_09_parts_2_and_3_verbatim_in_demo_hpp(self):
+        root = self.course("09")
+        line = self.append(root, "09", "demo.hpp", textwrap.dedent("""\
+            namespace lesson09 {
+            struct Strided {
+              KIT_HD static constexpr int col(int t, int j) { return t + kThreadsX * j; }
+            };
+            struct StridedByFour {
+              KIT_HD static constexpr int col(int t, int j) { return 4 * t + 4 * kThreadsX * (j / 4) + j % 4; }
+            };
+            }
+            """))
+        self.assertFound(root, "09", "demo.hpp", line + 2, "t + kThreadsX * j")
+        self.assertFound(root, "09", "demo.hpp", line + 5, "4 * t + 4 * kThreadsX * (j / 4)")
+
+    def test_a_comment_of_the_starter_counts(self):
+        root = self.course("07")
+        line = self.append(root, "07", "exercise.hpp", "// Hint: kTileDim + kVec.\n")
+        self.assertFound(root, "07", "exercise.hpp", line, "kTileDim + kVec")
+
+    def test_a_pictures_caption_counts(self):
+        root = self.course("08")
+        images = root / "lessons" / lesson_folder("08") / "images"
+        images.mkdir(exist_ok=True)
+        (images / "told.svg").write_text('<svg><title>Column 5 of the Swizzle&lt;5,0,5&gt; tile'
+                                         '</title><text>Swizzle<5,0,5></text></svg>\n')
+        found = [f for f in self.findings(root, "08") if f.path.endswith("images/told.svg")]
+        self.assertTrue(found, "a picture's caption naming the answer was not found")
+
+    def test_the_courses_own_pages_count_for_every_lesson(self):
+        # The kit's documentation once gave lesson 08's Part 2 as its example swizzle.
+        root = self.course("08")
+        (root / "common" / "include" / "kit").mkdir(parents=True)
+        (root / "common" / "include" / "kit" / "layout.hpp").write_text(
+            "/// Example: Swizzle<5, 0, 5> on a 32 x 32 float tile gives r * 32 + (c ^ r).\n"
+            "template <int B, int M, int S>\nstruct Swizzle {};\n")
+        (root / "docs").mkdir()
+        (root / "docs" / "page.md").write_text("# A page\n\nUse `kit::Swizzle<3,3,3>`.\n")
+        found = {(f.path, f.line) for f in self.findings(root, "08")}
+        self.assertIn(("common/include/kit/layout.hpp", 1), found)
+        self.assertIn(("docs/page.md", 3), found)
+
+    def test_hints_are_not_the_view(self):
+        root = self.course("07")
+        self.append(root, "07", "hints.md", "## Hint 9\n`kTileDim + kVec`.\n")
+        self.assertEqual([f for f in self.findings(root, "07") if "hints.md" in f.path], [])
+
+    def test_a_listed_exception_holds_only_where_it_is_listed(self):
+        # Lesson 03's padded demo shows +1 (listed); the same words in the README do not.
+        root = self.course("03")
+        demo = [f for f in self.findings(root, "03")
+                if f.path.endswith("demo.hpp") and "PaddedTile" in f.message]
+        self.assertEqual(demo, [])
+        line = self.append(root, "03", "README.md", "Use a pitch of `kTileDim + 1`.\n")
+        self.assertFound(root, "03", "README.md", line, "kTileDim + 1")
+
+    def test_01_the_background_gives_the_formula(self):
+        root = self.course("01")
+        readme = [f for f in self.findings(root, "01") if f.path.endswith("README.md")
+                  and "byte_address" in f.message]
+        self.assertEqual(readme, [], "the Background's formula is a listed exception")
+        line = self.append(root, "01", "README.md", "## Hints\n\n`(byte_address / 4) % 32`\n")
+        self.assertFound(root, "01", "README.md", line + 2, "byte_address / 4")
+
+    def test_an_exception_that_matches_nothing_is_a_finding(self):
+        root = self.course("03")
+        demo = root / "lessons" / lesson_folder("03") / "demo.hpp"
+        demo.write_text("\n".join(line for line in demo.read_text().split("\n")
+                                  if "using PaddedTile" not in line))
+        stale = [f for f in self.findings(root, "03") if "matches nothing" in f.message]
+        self.assertEqual(len(stale), 1, stale)
+        self.assertIn("PaddedTile", stale[0].message)
+
+    def test_an_answers_heading_in_a_readme(self):
+        root = self.course("10")
+        line = self.append(root, "10", "README.md", "### The answers, drawn\n")
+        found = [f for f in self.findings(root, "10")
+                 if f.line == line and f.path.endswith("README.md")]
+        self.assertTrue(found)
+        self.assertIn("heading about answers", found[0].message)
+
+    def test_a_lesson_without_its_answers_file(self):
+        root = self.course("02")
+        (root / "solutions" / lesson_folder("02") / "answers.md").unlink()
+        found = [f for f in self.findings(root, "02") if f.path.endswith("answers.md")]
+        self.assertTrue(found)
+        self.assertIn("missing", found[0].message)
+
+    def test_an_answers_file_shows_only_its_own_pictures(self):
+        root = self.course("02")
+        answers = root / "solutions" / lesson_folder("02") / "answers.md"
+        answers.write_text("# Lesson 02: answers\n\n![x](../../lessons/02_stride_two/images/"
+                           "stride_2.svg)\n")
+        found = [f for f in self.findings(root, "02") if f.path.endswith("answers.md")]
+        self.assertTrue(found)
+        self.assertIn("its own pictures", found[0].message)
+
+    def test_the_command_line(self):
+        root = self.course("07")
+        self.append(root, "07", "README.md", "pitch (`kTileDim + kVec`)\n")
+        proc = self.run_tool("check_answers.py", "--root", root, "--lesson", "07")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("README.md:", proc.stdout)
+        self.assertIn("finding", proc.stdout)
+        units = self.run_tool("check_answers.py", "--root", root, "--lesson", "7", "--units")
+        self.assertEqual(units.returncode, 0, units.stderr)
+        self.assertIn("value of kTilePitch: kTileDim + kVec", units.stdout)
+
+    def test_bad_input(self):
+        self.assertOneLineError(self.run_tool("check_answers.py", "--lesson", "x"), 2, "lesson")
+        root = self.course("07")
+        self.assertOneLineError(self.run_tool("check_answers.py", "--root", root, "--lesson", "05"),
+                                2, "no lesson 05")
+        shutil.rmtree(root / "solutions")
+        self.assertOneLineError(self.run_tool("check_answers.py", "--root", root), 2,
+                                "no solutions")
+        self.assertOneLineError(self.run_tool("check_answers.py", "--root", self.tmp), 2,
+                                "no lessons/ folder")
+
+
+BANK_MAP = os.environ.get("COURSE_TEST_BANK_MAP", "")
+NO_BANK_MAP = ("needs the bank-map program ($COURSE_TEST_BANK_MAP, which ctest sets)"
+               if not (BANK_MAP and Path(BANK_MAP).is_file()) else
+               "needs a C++ compiler ($CXX or c++) for the prediction patterns"
+               if not shutil.which(os.environ.get("CXX") or "c++") else "")
+
+
+@unittest.skipUnless(HAVE_SOLUTIONS, f"needs the course's solutions/ folder ({ROOT} has none)")
+@unittest.skipIf(NO_BANK_MAP, NO_BANK_MAP)
+class DrawnBeforeWhatYouShouldSee(CourseCopy):
+    """A bank map that a README prints or shows before 'What you should see' must not draw a
+    pattern one of the lesson's predictions asks about."""
+
+    def drawn(self, root: Path, number: str) -> List[Finding]:
+        found, _notes = check_answers.check(root, root, [number], Path(BANK_MAP), None, None)
+        return [f for f in found if "draws" in f.message or "refuses" in f.message]
+
+    def insert_before(self, root: Path, number: str, heading: str, text: str) -> int:
+        path = root / "lessons" / lesson_folder(number) / "README.md"
+        readme = path.read_text()
+        at = readme.index(f"\n## {heading}\n") + 1
+        path.write_text(readme[:at] + text + "\n" + readme[at:])
+        return readme[:at].count("\n") + 1
+
+    def course(self, *numbers: str) -> Path:
+        root = super().course(*numbers)
+        for number in numbers:
+            shutil.copytree(ROOT / "tests" / lesson_folder(number),
+                            root / "tests" / lesson_folder(number))
+        shutil.copytree(ROOT / "common", root / "common")
+        (root / "docs").mkdir()
+        shutil.copyfile(ROOT / "docs" / "pictures.txt", root / "docs" / "pictures.txt")
+        return root
+
+    def test_07_a_command_that_draws_a_predicted_column(self):
+        root = self.course("07")
+        self.assertEqual(self.drawn(root, "07"), [])
+        line = self.insert_before(root, "07", "Hints",
+                                  "```\nbuild/student/bin/bank-map --type float4 --index '8*l'\n```\n")
+        found = self.drawn(root, "07")
+        self.assertEqual([f.line for f in found], [line + 1])
+        self.assertIn("kPredictedFloat4ColumnPitch32Wavefronts", found[0].message)
+
+    def test_after_what_you_should_see_it_may(self):
+        root = self.course("07")
+        self.append(root, "07", "README.md",
+                    "```\nbuild/student/bin/bank-map --type float4 --index '8*l'\n```\n")
+        self.assertEqual(self.drawn(root, "07"), [])
+
+    def test_09_a_picture_two_lines_before_predict(self):
+        root = self.course("09")
+        manifest = root / "docs" / "pictures.txt"
+        manifest.write_text(manifest.read_text() + "lessons/09_gemm_tiles/images/blocked.svg "
+                            "--type float --index '8*(l%16)' --title \"4-way\"\n")
+        line = self.insert_before(root, "09", "Predict", "![4 wavefronts](images/blocked.svg)\n")
+        found = self.drawn(root, "09")
+        self.assertEqual([f.line for f in found], [line])
+        self.assertIn("kPredictedBlockedScalar", found[0].message)
+
+    def test_a_sweep_is_every_value_it_sweeps(self):
+        # bank-conflicts over the jagged shape prints offsets 0 and 2: two predictions.
+        root = self.course("10")
+        self.insert_before(root, "10", "Predict", "`bank-conflicts --type float --index "
+                           "'l * s + 32 * l' --sweep 0:3`\n")
+        names = " ".join(f.message for f in self.drawn(root, "10"))
+        self.assertIn("kPredictedJaggedOffset0Wavefronts", names)
+        self.assertIn("kPredictedJaggedOffset2Wavefronts", names)
+
+    def test_a_shifted_pattern_is_the_same_pattern(self):
+        # lesson 04's broadcast, every lane at word 64 instead of word 0.
+        root = self.course("04")
+        self.insert_before(root, "04", "Hints", "`bank-map --type float --index 64`\n")
+        self.assertIn("kPredictedOneWordWavefronts",
+                      " ".join(f.message for f in self.drawn(root, "04")))
+
+    def test_a_command_bank_map_refuses(self):
+        root = self.course("07")
+        self.insert_before(root, "07", "Hints", "`bank-map --type float5 --stride 1`\n")
+        found = self.drawn(root, "07")
+        self.assertEqual(len(found), 1, found)
+        self.assertIn("refuses", found[0].message)
+
+
+class Units(unittest.TestCase):
+    """What counts as an answer: values, aliases, bodies and their parts, above a size."""
+
+    def units(self, starter: str, solution: str, kernel: bool = False) -> List[str]:
+        return [u.text for u in answer_units.answer_units(starter, solution, kernel)]
+
+    def test_short_changes_never_count(self):
+        self.assertEqual(self.units("int f(int t) { return 0 * t; }\n",
+                                    "int f(int t) { return t; }\n"), [])
+        self.assertEqual(self.units("int f() {\n}\n", "int f() {\n  }\n"), [])
+
+    def test_a_value_and_its_part(self):
+        starter = "using Tile = kit::Swizzled<Rows>;\n"
+        solution = "using Tile = kit::Swizzled<Rows, kit::Swizzle<3, 3, 3>>;\n"
+        self.assertEqual(self.units(starter, solution),
+                         ["Swizzled<Rows, Swizzle<3, 3, 3>>", "Swizzle<3, 3, 3>"])
+
+    def test_comments_do_not_count_and_the_starters_code_is_no_answer(self):
+        starter = "// TODO\ninline constexpr int kPitch = kTileDim; // TODO\n"
+        solution = "/// kTileDim + 1 explained\ninline constexpr int kPitch = kTileDim + 1;\n"
+        self.assertEqual(self.units(starter, solution), ["kTileDim + 1"])
+        self.assertEqual(self.units("int g = kTileDim + 1;\nint k = 0;\n",
+                                    "int g = kTileDim + 1;\nint k = kTileDim + 1;\n"), [])
+
+    def test_a_cast_around_a_formula(self):
+        units = self.units("int b(int a) { return 0 * a; }\n",
+                           "int b(int a) { return static_cast<int>((a / 4) % 32); }\n")
+        self.assertIn("(a / 4) % 32", units)
+
+    def test_a_kernels_body_counts_whole(self):
+        starter = "__global__ void k(float* p) {\n  p[0] = 0;\n}\n"
+        solution = ("__global__ void __launch_bounds__(32) k(float* p) {\n"
+                    "  const int lane = static_cast<int>(threadIdx.x);\n"
+                    "  p[lane] = 2.0f * p[lane];\n}\n")
+        units = answer_units.answer_units(starter, solution, kernel_file=True)
+        self.assertEqual([(u.kind, u.origin) for u in units], [("body", "k")])
+
+    def test_where_an_answer_stands(self):
+        unit = answer_units.answer_units("int k = kDim;\n", "int k = kDim + kVec;\n")[0]
+        text = "Prose: `kDim + kVec`.\nCode:\n    kit::kDim + kVec\n// kDim+kVec\n"
+        self.assertEqual(answer_units.occurrences(answer_units.text_tokens(text), unit),
+                         [1, 3, 4])
+
+
+if __name__ == "__main__":
+    unittest.main()
