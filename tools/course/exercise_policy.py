@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_cli import Parser, run_main  # noqa: E402
 from course_model import ROOT, CourseError, Lesson, find_lessons, lesson_by_number  # noqa: E402
 import exercise_rules as rules  # noqa: E402
-from cxx_tokens import (Group, Tok, Unbalanced, brace_tree, declarator,  # noqa: E402
+from cxx_tokens import (Declarations, Group, Tok, Unbalanced, brace_tree, declarator,  # noqa: E402
                         declared_names, first_tok, flat, include_name, lex, read_declarations,
                         split_directives, statement_name, statements, strip_template_header)
 # The grader and course.py load the lexer through the policy, and catch its absence.
@@ -259,8 +259,9 @@ def _rules_key(course: Path, lesson: Lesson, starter_files: Dict[str, bytes],
     """What the rules of a lesson are read from: every file's path, time and size, and the
     starter's contents."""
     h = hashlib.sha256()
-    folders = [course / "common" / "include", course / "lessons" / lesson.folder,
-               course / "tests" / lesson.folder, Path(__file__).parent]
+    folders = [course / "common" / "include", course / "families",
+               course / "lessons" / lesson.folder, course / "tests" / lesson.folder,
+               Path(__file__).parent]
     if hidden_tests is not None:
         folders.append(hidden_tests / lesson.folder)
     for folder in folders:
@@ -290,36 +291,27 @@ def _read_rules(course: Path, lesson: Lesson, starter_files: Dict[str, bytes],
                 hidden_tests: Optional[Path], cache_dir: Optional[Path]) -> LessonRules:
     r = _base_rules(lesson, cache_dir)
     kit_dir = course / "common" / "include"
+    families_dir = course / "families"  # the kernel families' headers, on the lessons' path
     lesson_dir = course / "lessons" / lesson.folder
+    tests_dir = course / "tests" / lesson.folder
+    bases = (lesson_dir, kit_dir, families_dir)
     # The headers an exercise may include, and every course header they include in turn.
-    todo = [p for p in _course_files(lesson_dir) if not _is_exercise(p) and p.suffix in (".hpp", ".cuh", ".h")]
-    todo += [kit_dir / h for h in rules.KIT_HEADERS if (kit_dir / h).is_file()]
-    seen: Set[Path] = set()
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        d = read_declarations(path.read_bytes(), path.name)
+    mine = [p for p in _course_files(lesson_dir) if not _is_exercise(p) and p.suffix in (".hpp", ".cuh", ".h")]
+    mine += [kit_dir / h for h in rules.KIT_HEADERS if (kit_dir / h).is_file()]
+    usable_files = _closure(course, mine, bases)
+    for path, d in usable_files.items():
         r.usable |= d.names | d.macros | d.namespaces
         r.namespaces |= d.namespaces
         for name in d.namespace_names:
             r.usable_scope.setdefault(name, _rel(course, path))
-        for header in d.includes:
-            for base in (path.parent, lesson_dir, kit_dir):
-                candidate = base / header
-                if candidate.is_file() and not _is_exercise(candidate) and \
-                        _inside(candidate, course):
-                    todo.append(candidate.resolve())
-                    break
-    # Everything else of the course that a test program may hold: the lesson's tests, the
-    # hidden tests, the kit's other headers.
-    others = [p for p in _course_files(course / "tests" / lesson.folder)]
-    others += [p for p in _course_files(kit_dir) if p.resolve() not in seen]
+    # Everything else a test program of this lesson holds: its tests (the hidden ones too) and
+    # every course header they include.
+    tests = _course_files(tests_dir)
     if hidden_tests is not None:
-        others += _course_files(hidden_tests / lesson.folder)
-    for path in others:
-        d = read_declarations(path.read_bytes(), path.name)
+        tests += _course_files(hidden_tests / lesson.folder)
+    for path, d in _closure(course, tests, (tests_dir,) + bases).items():
+        if path in usable_files:
+            continue
         r.namespaces |= d.namespaces
         for name in d.namespace_names:
             if name not in r.usable:
@@ -327,6 +319,25 @@ def _read_rules(course: Path, lesson: Lesson, starter_files: Dict[str, bytes],
     for name, data in starter_files.items():
         r.starter_api |= set(read_declarations(data, name).namespace_names)
     return r
+
+
+def _closure(course: Path, start: List[Path], bases: Sequence[Path]) -> Dict[Path, Declarations]:
+    """These files and every course file they include, in turn (an exercise file excepted),
+    each with what it declares."""
+    found: Dict[Path, Declarations] = {}
+    todo = [p.resolve() for p in start]
+    while todo:
+        path = todo.pop()
+        if path in found:
+            continue
+        found[path] = d = read_declarations(path.read_bytes(), path.name)
+        for header in d.includes:
+            for base in (path.parent,) + tuple(bases):
+                candidate = base / header
+                if candidate.is_file() and not _is_exercise(candidate) and _inside(candidate, course):
+                    todo.append(candidate.resolve())
+                    break
+    return found
 
 
 def _rel(course: Path, path: Path) -> str:
@@ -669,7 +680,10 @@ class _Checker:
             return
         called = code is not None and i is not None and i + 1 < len(code) and \
             code[i + 1].text in ("(", "<")
-        if name in self.r.elsewhere and (called or declared is None):
+        # A name of the tests' own code, called (it could reach that code by lookup) and not
+        # the file's own (a lambda of the same name in scope shadows the course's).
+        if name in self.r.elsewhere and (called or declared is None) and \
+                not (declared is not None and name in declared):
             self.bad(t.line, "course name", f"`{name}` is declared by the course's "
                                             f"{self.r.elsewhere[name]}: an exercise neither calls "
                                             f"nor redeclares it", key=name)
