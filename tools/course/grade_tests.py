@@ -493,7 +493,9 @@ def grading_sandbox(build_dir: Path, tests: List[Planned], allow_none: bool,
     the hidden tests invisible. Raises CourseError where none can be made, unless allow_none."""
     from course_model import Build
     build = Build(build_dir)
-    programs = sorted({Path(t.command[0]) for t in tests if t.command})
+    # The programs and scripts the tests start (and, for a script, its folder's modules).
+    programs = sorted({Path(a) if i == 0 else Path(a).parent for t in tests
+                       for i, a in enumerate(t.command) if os.path.isabs(a) and os.path.isfile(a)})
     box = Sandbox.probe(readable=[build.source_dir.resolve(), build_dir.resolve()],
                         hidden=[hidden] if hidden else [])
     if box.isolated:

@@ -229,7 +229,7 @@ def include_flags(course: Path, lesson: Lesson) -> List[str]:
     """The CPU tests' include folders: the lesson's tests, its starter folder, the kit, CUDA's
     headers (the lessons' headers declare CUDA types)."""
     flags = [f"-I{course / 'tests' / lesson.folder}", f"-I{course / 'lessons' / lesson.folder}",
-             f"-I{course / 'common' / 'include'}"]
+             f"-I{course / 'common' / 'include'}", f"-I{course / 'families'}"]
     for cuda in (os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"):
         if cuda and (Path(cuda) / "include" / "cuda_runtime_api.h").is_file():
             flags.append(f"-isystem{Path(cuda) / 'include'}")

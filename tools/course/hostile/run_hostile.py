@@ -281,6 +281,8 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--build-timeout", type=float, default=90,
                     help="seconds a lesson's build may take (the compile-time bomb's limit)")
     ap.add_argument("--no-runtime", action="store_true", help="skip the runs without the policy")
+    ap.add_argument("--runtime-only", action="store_true",
+                    help="only the runs without the policy (with --only: a part of a longer run)")
     args = ap.parse_args(argv)
     from sandbox import Sandbox
     box = Sandbox.probe()
@@ -334,7 +336,8 @@ def main(argv: List[str]) -> int:
 
         # Every attack with the policy first (a refused one leaves the starter in place, so
         # nothing is rebuilt), then the runtime ones without it (each rebuilds its lesson).
-        runs = [(a, "policy", True) for a in sorted(attacks, key=lambda a: (a.allowed, a.name))]
+        runs = [] if args.runtime_only else \
+            [(a, "policy", True) for a in sorted(attacks, key=lambda a: (a.allowed, a.name))]
         if not args.no_runtime:
             runs += [(a, "no policy", False) for a in attacks if a.runtime]
         for attack, run_name, policy in runs:

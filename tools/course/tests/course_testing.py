@@ -50,8 +50,16 @@ HINTS_01 = textwrap.dedent("""\
     `stage_slot(t) = t`.
     """)
 
-EXERCISE_HPP = "// starter\nint a = 0; // TODO\nint b = 0; // TODO\n"
+#: A starter as the exercise-file policy accepts it (every name inside the lesson's namespace);
+#: NN is the lesson's number.
+EXERCISE_HPP = ("// starter\n#pragma once\nnamespace lessonNN {\ninline constexpr int a = 0; // TODO\n"
+                "inline constexpr int b = 0; // TODO\n} // namespace lessonNN\n")
 EXERCISE_CU = "// starter kernel\n"
+
+
+def exercise_hpp(number: str = "01") -> str:
+    """The stand-in starter exercise.hpp of lesson `number`."""
+    return EXERCISE_HPP.replace("NN", number)
 
 
 def make_course(root: Path, lessons: Optional[Dict[str, str]] = None,
@@ -69,7 +77,7 @@ def make_course(root: Path, lessons: Optional[Dict[str, str]] = None,
             (d / "README.md").write_text(readme)
         if (hints or {}).get(folder) is not None:
             (d / "hints.md").write_text(hints[folder])
-        (d / "exercise.hpp").write_text(EXERCISE_HPP)
+        (d / "exercise.hpp").write_text(exercise_hpp(folder[:2]))
         (d / "exercise.cu").write_text(EXERCISE_CU)
         (d / "demo.hpp").write_text("// demo\n")
         (root / "tests" / folder).mkdir(parents=True)

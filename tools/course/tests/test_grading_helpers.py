@@ -12,7 +12,7 @@ import subprocess
 import time
 import unittest
 
-from course_testing import FIXTURES, TOOLS, ToolTest, make_build, make_course
+from course_testing import FIXTURES, TOOLS, ToolTest, exercise_hpp, make_build, make_course
 
 
 class BuildLessons(ToolTest):
@@ -113,14 +113,13 @@ class GradeTree(ToolTest):
         self.assertIn("refused: lessons/01_a/exercise.cu: not a regular file", proc.stdout)
         ours = self.course / "lessons" / "01_a"
         self.assertEqual((ours / "exercise.cu").read_text(), "// starter kernel\n")
-        self.assertEqual((ours / "exercise.hpp").read_text(), "// starter\nint a = 0; // TODO\n"
-                                                              "int b = 0; // TODO\n")
+        self.assertEqual((ours / "exercise.hpp").read_text(), exercise_hpp("01"))
 
     def test_only_the_lessons_asked_for(self):
         proc = self.tree("--lessons", "02")
         self.assertIn("lesson01: not graded (--lessons)", proc.stdout)
         self.assertEqual((self.course / "lessons" / "01_a" / "exercise.hpp").read_text(),
-                         "// starter\nint a = 0; // TODO\nint b = 0; // TODO\n")
+                         exercise_hpp("01"))
 
     def test_errors(self):
         self.assertOneLineError(self.run_tool("grade_tree.py", "--student", self.tmp / "none",

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import unittest
 
-from course_testing import EXERCISE_CU, EXERCISE_HPP, ToolTest, make_course
+from course_testing import EXERCISE_CU, ToolTest, exercise_hpp, make_course
 
 
 def git(repo, *args):
@@ -41,7 +41,7 @@ class Reset(ToolTest):
     def test_yes_restores_the_tagged_starters_not_head(self):
         proc = self.reset("01", "--yes")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(self.hpp.read_text(), EXERCISE_HPP)
+        self.assertEqual(self.hpp.read_text(), exercise_hpp())
         self.assertEqual(self.cu.read_text(), EXERCISE_CU)
         self.assertIn("from tag starters-v1", proc.stdout)
         backups = list((self.repo / ".course" / "backup").glob("01_no_conflict-*/exercise.hpp"))
@@ -63,7 +63,7 @@ class Reset(ToolTest):
         self.assertEqual(self.hpp.read_text(), "work in progress\n")
         proc = self.reset("01", input="y\n")
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(self.hpp.read_text(), EXERCISE_HPP)
+        self.assertEqual(self.hpp.read_text(), exercise_hpp())
 
     def test_nothing_to_do_when_already_shipped(self):
         self.reset("01", "--yes")
@@ -83,7 +83,7 @@ class Reset(ToolTest):
         proc = self.reset("01", "--yes")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("first commit", proc.stdout)
-        self.assertEqual(self.hpp.read_text(), EXERCISE_HPP)
+        self.assertEqual(self.hpp.read_text(), exercise_hpp())
 
     def test_from_a_given_ref(self):
         proc = self.reset("01", "--yes", "--from", "HEAD")
