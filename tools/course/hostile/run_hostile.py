@@ -86,6 +86,11 @@ class Attack:
         return self.rule.startswith(("nothing", "ignored")) or self.meta.get("expect") == "allowed"
 
 
+def attack_files() -> List[Path]:
+    """The attacks: every .hpp and .cu file of attacks/."""
+    return sorted(p for p in (HERE / "attacks").iterdir() if p.suffix in (".hpp", ".cu"))
+
+
 def read_attack(path: Path) -> Attack:
     meta: Dict[str, str] = {}
     sections: Dict[str, List[str]] = {}
@@ -295,7 +300,7 @@ def main(argv: List[str]) -> int:
     except Exception as e:
         print(f"Skipped\nthe exercise policy cannot run here: {e}\n[  SKIPPED ] hostile")
         return SKIP
-    attacks = [read_attack(p) for p in sorted((HERE / "attacks").iterdir()) if p.is_file()]
+    attacks = [read_attack(p) for p in attack_files()]
     if args.only:
         attacks = [a for a in attacks if a.name in args.only]
         if not attacks:

@@ -234,7 +234,7 @@ class Attacks(ToolTest):
     def test_each_attack_is_refused_by_its_rule(self):
         import run_hostile
         rules_seen = set()
-        for path in sorted((TOOLS / "hostile" / "attacks").iterdir()):
+        for path in run_hostile.attack_files():
             attack = run_hostile.read_attack(path)
             lesson = lesson_by_number(LESSONS, attack.lesson)
             starters = {p.name: p.read_bytes() for p in lesson.student_files()}
