@@ -1,36 +1,17 @@
 #include <cstdio>
 #include <string>
 
+#include "json_string.hpp"
 #include "render.hpp"
 
 namespace bank_map {
-namespace {
-
-std::string quoted(const std::string& s) {
-  std::string q = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      q += '\\';
-      q += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      q += buf;
-    } else {
-      q += c;
-    }
-  }
-  return q + "\"";
-}
-
-} // namespace
 
 void write_json(std::ostream& out, const BankMap& m) {
   const kit::BankReport& r = m.report;
   const kit::WarpAccess& a = m.request.access;
   char mask[16];
   std::snprintf(mask, sizeof mask, "0x%08x", a.mask);
-  out << "{\n  \"title\": " << quoted(m.request.title) << ",\n  \"op\": \""
+  out << "{\n  \"title\": " << course_tools::json_string(m.request.title) << ",\n  \"op\": \""
       << (r.op == kit::SharedOp::store ? "store" : "load") << "\",\n  \"width\": " << r.width
       << ",\n  \"mask\": \"" << mask << "\",\n  \"wavefronts\": " << r.wavefronts
       << ",\n  \"ideal\": " << r.ideal << ",\n  \"phases\": " << r.phases

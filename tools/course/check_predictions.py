@@ -27,7 +27,7 @@ from typing import Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_cli import Parser  # noqa: E402
-from course_model import Build, Lesson, parse_lesson_number  # noqa: E402
+from course_model import Build, CourseError, Lesson, parse_lesson_number  # noqa: E402
 
 MACRO = "KIT_EXPECT_PREDICTION"
 PASS_LINE = re.compile(r"^\[kit-prediction\] (\S+): your (.+) = the model's (.+)$", re.M)
@@ -52,9 +52,11 @@ class Prediction:
 # The test sources
 # ------------------------------------------------------------------------------------------
 
-def _split_arguments(text: str, start: int) -> List[str]:
-    """The top-level arguments of the call whose '(' is at text[start]."""
-    args, depth, i, begin = [], 0, start, start + 1
+def split_arguments(text: str, start: int) -> List[str]:
+    """The top-level arguments of the call whose '(' is at text[start]: commas inside
+    parentheses, braces, brackets, template arguments (`<` right after a name) and literals do
+    not split."""
+    args, stack, i, begin = [], [], start, start + 1
     while i < len(text):
         c = text[i]
         if c in "\"'":
@@ -64,18 +66,24 @@ def _split_arguments(text: str, start: int) -> List[str]:
             i = text.find("\n", i)
             i = len(text) if i < 0 else i
             continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
+        if c in "([{" or (c == "<" and i and (text[i - 1].isalnum() or text[i - 1] == "_")):
+            stack.append(c)
+        elif c in ")]}" or (c == ">" and stack and stack[-1] == "<"):
+            if stack:
+                stack.pop()
+            if not stack:
                 args.append(text[begin:i].strip())
                 return args
-        elif c == "," and depth == 1:
+        elif c == "," and len(stack) == 1:
             args.append(text[begin:i].strip())
             begin = i + 1
         i += 1
-    raise ValueError("unbalanced parentheses")
+    raise UnbalancedCall("unbalanced parentheses in a prediction's expression")
+
+
+class UnbalancedCall(CourseError, ValueError):
+    """A call whose parentheses do not close (a CourseError for the tools, a ValueError for the
+    prediction reader)."""
 
 
 def _skip_literal(text: str, i: int) -> int:
@@ -109,7 +117,7 @@ def predictions_in(source: str) -> List[Prediction]:
         body_end = opens[k + 1].start() if k + 1 < len(opens) else len(source)
         body = source[m.end():body_end]
         for call in re.finditer(r"\b" + MACRO + r"\s*\(", body):
-            args = _split_arguments(body, call.end() - 1)
+            args = split_arguments(body, call.end() - 1)
             if len(args) != 3:
                 raise ValueError(f"{m.group(1)}.{m.group(2)}: {MACRO} takes 3 arguments")
             question = string_literals_value(args[2])

@@ -40,6 +40,7 @@ class TestInfo:
     labels: list[str] = field(default_factory=list)
     command: list[str] = field(default_factory=list)
     built: bool | None = None  # False: ctest finds no program for it; None: the list does not say
+    properties: dict = field(default_factory=dict)  # every property ctest lists: TIMEOUT, ...
 
     @property
     def program(self) -> str:
@@ -77,15 +78,13 @@ def list_tests(build_dir: Path, ctest: str = "ctest") -> dict[str, TestInfo]:
         raise ResultError(f"ctest's test list of {build_dir} is not JSON ({e})") from None
     tests = {}
     for t in data.get("tests", []):
-        labels: list[str] = []
-        for prop in t.get("properties", []):
-            if prop.get("name") == "LABELS":
-                labels = list(prop.get("value", []))
+        properties = {p.get("name"): p.get("value") for p in t.get("properties", [])}
+        labels = list(properties.get("LABELS") or [])
         command = list(t.get("command") or [])
         # ctest's list names the program it found; it leaves "command" out for a test whose
         # program does not exist (a recorded list without backtraces says nothing either way).
         built = True if command else (False if "backtrace" in t else None)
-        tests[t["name"]] = TestInfo(t["name"], labels, command, built)
+        tests[t["name"]] = TestInfo(t["name"], labels, command, built, properties)
     return tests
 
 

@@ -48,6 +48,7 @@ from xml.sax.saxutils import escape, quoteattr
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_cli import Parser, jobs_option, run_main, split_list, write_text_atomic  # noqa: E402
 from course_model import CourseError, parse_lesson_number, split_test_name  # noqa: E402
+from ctest_results import ResultError, list_tests  # noqa: E402
 from sandbox import Sandbox  # noqa: E402
 
 PROG = "grade_tests"
@@ -128,31 +129,23 @@ class Verdict:
 
 def planned_tests(build_dir: Path, tree: str, lessons: List[str]) -> List[Planned]:
     """The tests of `tree` (and of the given lessons, or all) that the build registered."""
-    proc = subprocess.run(["ctest", "--test-dir", str(build_dir), "--show-only=json-v1"],
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise CourseError(f"ctest cannot list the tests of {build_dir}: {proc.stderr.strip()}")
     try:
-        data = json.loads(proc.stdout)
-    except ValueError as e:
-        raise CourseError(f"ctest's test list of {build_dir} is not JSON ({e})") from None
+        registered = list_tests(build_dir)
+    except ResultError as e:
+        raise CourseError(str(e)) from None
     wanted = {f"lesson{n}" for n in lessons}
     out = []
-    for t in data.get("tests", []):
-        props = {p.get("name"): p.get("value") for p in t.get("properties", [])}
-        labels = list(props.get("LABELS") or [])
-        parts = split_test_name(t.get("name", ""))
-        if parts is None or parts.tree != tree or tree not in labels:
+    for t in registered.values():
+        parts = split_test_name(t.name)
+        if parts is None or parts.tree != tree or tree not in t.labels:
             continue
         if wanted and parts.label not in wanted:
             continue
-        env = {}
-        for item in props.get("ENVIRONMENT") or []:
-            key, _, value = item.partition("=")
-            env[key] = value
+        props = t.properties
+        env = dict(item.partition("=")[::2] for item in props.get("ENVIRONMENT") or [])
         skip = props.get("SKIP_RETURN_CODE")
-        out.append(Planned(t["name"], labels, list(t.get("command") or []),
-                           float(props.get("TIMEOUT") or 1500), "gpu" in (props.get("RESOURCE_LOCK") or []),
+        out.append(Planned(t.name, t.labels, t.command, float(props.get("TIMEOUT") or 1500),
+                           "gpu" in (props.get("RESOURCE_LOCK") or []),
                            str(props.get("WORKING_DIRECTORY") or build_dir), env,
                            int(skip) if skip is not None else None))
     return out

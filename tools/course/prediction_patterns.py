@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from answer_units import first_line_of, sections
-from check_predictions import MACRO, TEST_OPEN, _skip_literal
+from check_predictions import MACRO, TEST_OPEN, split_arguments
 from course_model import CourseError, Lesson
 
 WHAT_YOU_SHOULD_SEE = "What you should see"
@@ -69,35 +69,6 @@ class Predicted:
 # ------------------------------------------------------------------------------------------
 # The predictions' patterns
 # ------------------------------------------------------------------------------------------
-
-def split_arguments(text: str, start: int) -> List[str]:
-    """The top-level arguments of the call whose '(' is at text[start]: commas inside
-    parentheses, braces, brackets, template arguments (`<` right after a name) and literals do
-    not split."""
-    args, stack, i, begin = [], [], start, start + 1
-    while i < len(text):
-        c = text[i]
-        if c in "\"'":
-            i = _skip_literal(text, i)
-            continue
-        if c == "/" and text.startswith("//", i):
-            i = text.find("\n", i)
-            i = len(text) if i < 0 else i
-            continue
-        if c in "([{" or (c == "<" and i and (text[i - 1].isalnum() or text[i - 1] == "_")):
-            stack.append(c)
-        elif c in ")]}" or (c == ">" and stack and stack[-1] == "<"):
-            if stack:
-                stack.pop()
-            if not stack:
-                args.append(text[begin:i].strip())
-                return args
-        elif c == "," and len(stack) == 1:
-            args.append(text[begin:i].strip())
-            begin = i + 1
-        i += 1
-    raise CourseError("unbalanced parentheses in a prediction's expression")
-
 
 def _call(expr: str) -> Optional[Tuple[str, List[str]]]:
     """(callee, arguments) when `expr` is one call as a whole, else None."""

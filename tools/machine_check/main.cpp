@@ -9,29 +9,9 @@
 #include <cstdio>
 #include <string>
 
+#include "json_string.hpp"
 #include "kit/counters.hpp"
 #include "kit/device.hpp"
-
-namespace {
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-} // namespace
 
 int main(int argc, char** argv) {
   if (argc > 1) {
@@ -48,8 +28,8 @@ int main(int argc, char** argv) {
   }
   std::printf("{\"gpu\": %s, \"reason\": %s, \"description\": %s, \"counters\": %s, "
               "\"counters_reason\": %s}\n",
-              gpu.usable ? "true" : "false", json_string(gpu.reason).c_str(),
-              json_string(kit::device_description()).c_str(), counters ? "true" : "false",
-              json_string(counters_reason).c_str());
+              gpu.usable ? "true" : "false", course_tools::json_string(gpu.reason).c_str(),
+              course_tools::json_string(kit::device_description()).c_str(),
+              counters ? "true" : "false", course_tools::json_string(counters_reason).c_str());
   return 0;
 }
