@@ -577,12 +577,8 @@ class _Checker:
                 return
             declares_variable = not (after is not None and after.text == "(" and
                                      _looks_like_parameters(head, after) and "init" not in kinds)
-        if not declares_variable:
-            if scope == "class" or "static" not in texts:
-                return
-            return
-        if "constexpr" in texts:
-            return
+        if not declares_variable or "constexpr" in texts:
+            return  # a function's declaration, or a constant
         if scope == "class" and "static" not in texts:
             return  # a data member
         line = head[0].line
