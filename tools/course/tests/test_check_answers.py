@@ -249,6 +249,7 @@ class DrawnBeforeWhatYouShouldSee(CourseCopy):
             shutil.copytree(ROOT / "tests" / lesson_folder(number),
                             root / "tests" / lesson_folder(number))
         shutil.copytree(ROOT / "common", root / "common")
+        shutil.copytree(ROOT / "families", root / "families")
         (root / "docs").mkdir()
         shutil.copyfile(ROOT / "docs" / "pictures.txt", root / "docs" / "pictures.txt")
         return root
