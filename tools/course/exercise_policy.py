@@ -820,6 +820,9 @@ def cmd_lessons(args) -> int:
         trees = [("lessons", starters)]
         if args.solutions:
             folder = course / "solutions" / lesson.folder
+            if not folder.is_dir():
+                raise CourseError(f"{folder} is not there: this repository has no reference "
+                                  f"solutions (leave out --solutions)")
             solved = dict(starters)
             solved.update({p.name: p.read_bytes() for p in sorted(folder.glob("exercise*"))})
             trees.append(("solutions", solved))

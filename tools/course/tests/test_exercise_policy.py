@@ -57,10 +57,12 @@ class PolicyTest(ToolTest):
 
 class EveryLesson(PolicyTest):
     def test_every_starter_and_solution_passes(self):
-        proc = self.run_tool("exercise_policy.py", "lessons", "--solutions")
+        # A student repository has no solutions/: its starters then.
+        trees = 2 if (ROOT / "solutions").is_dir() else 1
+        proc = self.run_tool("exercise_policy.py", "lessons", *(["--solutions"] if trees == 2 else []))
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         count = sum(len(lesson.student_files()) for lesson in LESSONS)
-        self.assertIn(f"{2 * count} exercise files, 0 findings", proc.stdout)
+        self.assertIn(f"{trees * count} exercise files, 0 findings", proc.stdout)
 
     def test_check_names_the_line_and_exits_1(self):
         bad = self.tmp / "lessons" / "01_no_conflict" / "exercise.hpp"
