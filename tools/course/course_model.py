@@ -197,6 +197,16 @@ def find_lessons(source_dir: Path) -> List[Lesson]:
     return found
 
 
+def is_inside(path: Path, root: Path) -> bool:
+    """Whether `path` is `root` or below it, links followed (a link out of a folder is not in
+    it)."""
+    try:
+        Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
+        return True
+    except ValueError:
+        return False
+
+
 def parse_lesson_number(text: str) -> str:
     """'3', '03', 'lesson03' -> '03'. Raises CourseError for anything else."""
     m = re.fullmatch(r"(?:lesson)?(\d{1,2})", text.strip(), re.I)

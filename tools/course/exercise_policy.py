@@ -50,7 +50,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_cli import Parser, run_main  # noqa: E402
-from course_model import ROOT, CourseError, Lesson, find_lessons, lesson_by_number  # noqa: E402
+from course_model import ROOT, CourseError, Lesson, find_lessons, is_inside, lesson_by_number  # noqa: E402
 import exercise_rules as rules  # noqa: E402
 from cxx_tokens import (Declarations, Group, Tok, Unbalanced, brace_tree, declarator,  # noqa: E402
                         declared_names, first_tok, flat, include_name, lex, read_declarations,
@@ -334,7 +334,7 @@ def _closure(course: Path, start: List[Path], bases: Sequence[Path]) -> Dict[Pat
         for header in d.includes:
             for base in (path.parent,) + tuple(bases):
                 candidate = base / header
-                if candidate.is_file() and not _is_exercise(candidate) and _inside(candidate, course):
+                if candidate.is_file() and not _is_exercise(candidate) and is_inside(candidate, course):
                     todo.append(candidate.resolve())
                     break
     return found
@@ -346,13 +346,6 @@ def _rel(course: Path, path: Path) -> str:
     except ValueError:
         return path.name
 
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-        return True
-    except ValueError:
-        return False
 
 
 # ------------------------------------------------------------------------------------------

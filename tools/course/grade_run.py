@@ -113,9 +113,7 @@ def grade(args) -> int:
                               hidden, records)
     for line in tree.lines():
         print(f"  {line}")
-    write_text_atomic(records / "overlay.json", json.dumps(
-        {"version": 1, "policy": tree.policy,
-         "lessons": {k: vars(v) for k, v in tree.lessons.items()}}, indent=1) + "\n")
+    write_text_atomic(records / "overlay.json", tree.as_json())
 
     gpu_name, gpu_why = machine.gpu()
     # Nothing can grade GPU tests without a GPU: their programs are then not built (the tests

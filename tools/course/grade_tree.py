@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import os
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -32,7 +31,7 @@ from typing import Dict, List, Optional
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_cli import Parser, run_main, split_list, write_text_atomic  # noqa: E402
 from course_model import (STUDENT_FILE_PATTERN, CourseError, Lesson, find_lessons,  # noqa: E402
-                          lesson_by_number)
+                          is_inside, lesson_by_number)
 from starters import git  # noqa: E402
 
 PROG = "grade_tree"
@@ -60,6 +59,12 @@ class Overlay:
     policy: bool
     lessons: Dict[str, LessonOverlay] = field(default_factory=dict)
 
+    def as_json(self) -> str:
+        """The record the grade report reads (<build>/course/overlay.json)."""
+        return json.dumps({"version": 1, "policy": self.policy,
+                           "lessons": {k: asdict(v) for k, v in self.lessons.items()}},
+                          indent=1) + "\n"
+
     def lines(self) -> List[str]:
         out = []
         for o in self.lessons.values():
@@ -72,19 +77,12 @@ class Overlay:
         return out
 
 
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
-        return True
-    except ValueError:
-        return False
-
 
 def _student_files(theirs: Path, student: Path, lesson: Lesson, starters: Dict[str, bytes],
                    o: LessonOverlay) -> Optional[Dict[str, bytes]]:
     """The student's exercise files of a lesson, or None when the lesson must keep its
     starter (o.refused says why)."""
-    if not _inside(theirs, student):
+    if not is_inside(theirs, student):
         o.refused.append(f"{lesson.rel_dir}: a link out of the student's repository")
         return None
     files: Dict[str, bytes] = {}
@@ -200,9 +198,7 @@ def main(argv: List[str]) -> int:
                          not args.no_policy, args.hidden_tests,
                          args.record.parent if args.record else None)
         if args.record:
-            write_text_atomic(args.record, json.dumps(
-                {"version": 1, "policy": result.policy,
-                 "lessons": {k: asdict(v) for k, v in result.lessons.items()}}, indent=1) + "\n")
+            write_text_atomic(args.record, result.as_json())
         for line in result.lines():
             print(line)
         return 0

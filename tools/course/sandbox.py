@@ -27,6 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from course_model import is_inside  # noqa: E402
+
 #: Variables passed into the sandbox from the grader's environment (when set).
 PASSED_VARIABLES = ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES",
                     "CUDA_DEVICE_ORDER", "LANG", "LC_ALL")
@@ -121,10 +124,10 @@ class Sandbox:
         shown: List[Path] = []
         for path, exact in [(p, True) for p in self.readable] + [(p, False) for p in installs]:
             resolved = path.resolve() if path.exists() else path
-            if home is not None and _inside(resolved, home) and resolved != home:
+            if home is not None and is_inside(resolved, home) and resolved != home:
                 if not exact:
                     resolved = home / resolved.relative_to(home).parts[0]
-            elif not _inside(resolved, tmp):
+            elif not is_inside(resolved, tmp):
                 continue
             if resolved.exists() and resolved not in shown:
                 shown.append(resolved)
@@ -135,9 +138,9 @@ class Sandbox:
 
     @staticmethod
     def _shown_for(path: Path, home: Optional[Path], tmp: Path) -> List[Path]:
-        if home is not None and _inside(path, home) and path != home:
+        if home is not None and is_inside(path, home) and path != home:
             return [home / path.relative_to(home).parts[0]]
-        return [path] if _inside(path, tmp) else []
+        return [path] if is_inside(path, tmp) else []
 
     def environment(self, scratch: Path, extra: Dict[str, str]) -> Dict[str, str]:
         """The environment of a command in the sandbox: a few of the grader's variables, an
@@ -156,10 +159,3 @@ class Sandbox:
         return (f"{self.reason}: read-only file system, empty HOME and /tmp, no network, own "
                 f"process namespace{who}")
 
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.relative_to(root)
-        return True
-    except ValueError:
-        return False
