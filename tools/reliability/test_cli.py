@@ -73,6 +73,34 @@ class Scripts(unittest.TestCase):
         self.assertEqual(p.returncode, 77, p.stdout + p.stderr)
         self.assertIn("skipped: no GPU", p.stdout)
 
+    def test_suite_times_bad_usage(self):
+        course = HERE.parents[1]
+        self.one_line_error(run("suite_times.py", "--source", self.nowhere, "--work", self.build),
+                            "is not the course (no CMakePresets.json)")
+        self.one_line_error(run("suite_times.py", "--source", course, "--work", self.build,
+                                "--steps", "student,lunch"), "unknown step(s) lunch")
+        empty = tempfile.mkdtemp(dir=self._tmp.name)
+        p = run("suite_times.py", "--source", course, "--work", self.build, path=empty)
+        self.assertEqual(p.returncode, 77, p.stdout + p.stderr)
+        self.assertIn("skipped: nvidia-smi not found", p.stdout)
+
+    def test_suite_times_keeps_the_rows_of_steps_not_measured_now(self):
+        sys.path.insert(0, str(HERE.parents[0] / "course"))
+        import suite_times
+        table = self.build / "times.csv"
+        suite_times.write_csv(table, "GPU A", {"gpu-check": 100.0, "sanitize": 50.0}, "0,1")
+        suite_times.write_csv(table, "GPU A", {"student": 80.0}, "0,1")
+        rows = [line for line in table.read_text().splitlines() if not line.startswith("#")]
+        self.assertEqual(rows, ["step,seconds,goal_seconds",
+                                '"first `cmake --workflow --preset student` (taskset -c 0,1)",80.0,90',
+                                '"`cmake --workflow --preset gpu-check` test step",100.0,150',
+                                '"`cmake --build build/gpu-check --target sanitize`",50.0,120'])
+        self.assertIn("# note: the rows of gpu-check, sanitize are kept from an earlier run",
+                      table.read_text())
+        # Another device: nothing kept.
+        suite_times.write_csv(table, "GPU B", {"student": 81.0}, "0,1")
+        self.assertEqual(len([x for x in table.read_text().splitlines() if x.startswith('"')]), 1)
+
 
 class Judge(unittest.TestCase):
     """The classification of one finished run."""
