@@ -18,7 +18,7 @@
 # and the targets `lesson03-cpu` (the CPU test programs of every tree) and `lesson03`
 # (everything of the lesson), so a lesson builds, and fails, on its own.
 #
-# The correctness tests (gpu_* files whose name does not end in _counters_test) also run under
+# The correctness tests (gpu_* files whose name does not hold `counters`) also run under
 # compute-sanitizer, each file once per tool of COURSE_SANITIZER_TOOLS, in the small mode:
 # `<tree>/lesson03/memcheck/<file>`, guards (labels gpu;sanitize;<tool>) judged on the
 # sanitizer's findings alone (tools/reliability/sanitizer_test.py).
@@ -28,8 +28,14 @@
 # <kind>_<role>_<what>_test.cpp: <kind> is cpu, gpu or perf (perf tests are GPU timing tests:
 # labels gpu;perf) and <role> is exercise (must fail on the starter, pass on the solution) or
 # guard (must pass on both). Every test also carries the lesson label (lesson03) and the tree
-# label (student or solution). GPU tests hold the `gpu` resource lock, so `ctest -j` never
-# times or profiles two of them at once.
+# label (student or solution). Tests of a file whose name holds `counters` read the hardware
+# counters (label counters); no other GPU test file may.
+#
+# Sharing the GPU (ctest's resource allocation, with the spec file this build writes:
+# COURSE_GPU_TEST_SLOTS slots on one GPU): a timing or counter test takes every slot (and the
+# `gpu` resource lock), so it runs alone, never beside another GPU test; a GPU correctness test
+# or a sanitizer run takes one slot, so `ctest -j` runs several of them side by side (and CPU
+# tests beside anything).
 
 set(COURSE_CPU_TEST_TIMEOUT 60 CACHE STRING "ctest TIMEOUT (seconds) of a CPU test")
 set(COURSE_GPU_TEST_TIMEOUT 120 CACHE STRING "ctest TIMEOUT (seconds) of a GPU test")
@@ -39,6 +45,20 @@ set(COURSE_SANITIZER_TEST_TIMEOUT 300 CACHE STRING
 # The compute-sanitizer tools every correctness test file of a lesson also runs under.
 set(COURSE_SANITIZER_TOOLS memcheck racecheck CACHE STRING
     "compute-sanitizer tools of the suites' sanitizer tests")
+# GPU correctness tests (and sanitizer runs) that may share the GPU at once under `ctest -j`
+# (each is its own process with its own CUDA context: a few hundred MiB of GPU memory).
+set(COURSE_GPU_TEST_SLOTS 4 CACHE STRING
+    "GPU correctness tests that may run at once on the GPU (timing and counter tests run alone)")
+if(NOT COURSE_GPU_TEST_SLOTS MATCHES "^[1-9][0-9]*$")
+  message(FATAL_ERROR "COURSE_GPU_TEST_SLOTS must be a whole number of at least 1")
+endif()
+# ctest reads the build's resource spec file (CTEST_RESOURCE_SPEC_FILE, set at the top level).
+set(COURSE_GPU_RESOURCES "${CMAKE_BINARY_DIR}/course/gpu-resources.json")
+file(CONFIGURE OUTPUT "${COURSE_GPU_RESOURCES}" CONTENT
+     "{\"version\": {\"major\": 1, \"minor\": 0}, \"local\": [{\"gpus\": [{\"id\": \"0\", \"slots\": ${COURSE_GPU_TEST_SLOTS}}]}]}\n")
+# The properties of a GPU test that runs alone (timing, counters) and of one that shares the GPU.
+set(COURSE_GPU_ALONE RESOURCE_LOCK gpu RESOURCE_GROUPS "gpus:${COURSE_GPU_TEST_SLOTS}")
+set(COURSE_GPU_SHARED RESOURCE_GROUPS "gpus:1")
 
 # GoogleTest's header, precompiled once and reused by every test program (it is most of the
 # time a test file takes to compile).
@@ -95,7 +115,7 @@ function(_course_add_sanitizer_tests prefix stem exe names labels)
     set_tests_properties("${test}" PROPERTIES
       LABELS "${labels};guard;sanitize;${tool}"
       TIMEOUT ${COURSE_SANITIZER_TEST_TIMEOUT}
-      RESOURCE_LOCK gpu)
+      ${COURSE_GPU_SHARED})
   endforeach()
 endfunction()
 
@@ -184,9 +204,17 @@ function(course_add_test_folder lesson tree folder)
       list(APPEND labels gpu)
       if(kind STREQUAL "perf")
         list(APPEND labels perf)
-        set(props TIMEOUT ${COURSE_PERF_TEST_TIMEOUT} RESOURCE_LOCK gpu)
+        set(props TIMEOUT ${COURSE_PERF_TEST_TIMEOUT} ${COURSE_GPU_ALONE})
+      elseif(stem MATCHES "counters")
+        list(APPEND labels counters)
+        set(props TIMEOUT ${COURSE_GPU_TEST_TIMEOUT} ${COURSE_GPU_ALONE})
       else()
-        set(props TIMEOUT ${COURSE_GPU_TEST_TIMEOUT} RESOURCE_LOCK gpu)
+        file(READ "${source}" text)
+        if(text MATCHES "CounterTest|SharedCounters|CounterSession")
+          message(FATAL_ERROR "${source} reads the hardware counters: its tests belong in a file "
+                              "whose name holds `counters` (they must run alone on the GPU)")
+        endif()
+        set(props TIMEOUT ${COURSE_GPU_TEST_TIMEOUT} ${COURSE_GPU_SHARED})
       endif()
     endif()
     if(ARG_EXTRA_LABEL)
@@ -196,7 +224,7 @@ function(course_add_test_folder lesson tree folder)
     if(NOT names)
       message(FATAL_ERROR "${source}: no TEST or TEST_F opens a line of this file")
     endif()
-    if(kind STREQUAL "gpu" AND NOT lesson STREQUAL "kit" AND NOT stem MATCHES "_counters_test$")
+    if(kind STREQUAL "gpu" AND NOT lesson STREQUAL "kit" AND NOT stem MATCHES "counters")
       _course_add_sanitizer_tests("${prefix}" "${stem}" "${exe}" "${names}" "${labels}")
     endif()
     foreach(name IN LISTS names)

@@ -1,18 +1,16 @@
 // Part 3 on the GPU: reverse_blocks reverses every block on fresh random data, at sizes
-// that are not multiples of the block, and the counters read one wavefront per request.
+// that are not multiples of the block (gpu_exercise_reverse_counters_test.cpp reads its
+// wavefronts).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include <exercise.hpp>
 
-#include "kit/bank_model.hpp"
 #include "kit/buffer.hpp"
 #include "kit/testing.hpp"
-#include "reverse_trace.hpp"
 
 namespace {
 
@@ -47,26 +45,6 @@ TEST(ReverseBlocks, MatchesTheCpuOnRandomData) {
       ASSERT_EQ(out[i], want[i]) << "n = " << n << ", element " << i << " (block "
                                  << i / lesson01::kBlockThreads << ")";
     }
-  }
-}
-
-class ReverseCounters : public kit::testing::CounterTest {};
-
-TEST_F(ReverseCounters, OneWavefrontPerRequest) {
-  for (int n : {lesson01::kBlockThreads * 64, lesson01::kBlockThreads * 3 + 77}) {
-    kit::DeviceBuffer<float> d_in(n), d_out(n);
-    d_in.fill_bytes(0);
-    const kit::SharedCounters c =
-        session().measure([&] { lesson01::reverse_blocks(d_in.get(), d_out.get(), n); });
-    kit::testing::report("reverse_blocks n=" + std::to_string(n), c,
-                         lesson01::testing::reverse_trace(n).expected());
-    const int ideal = kit::ideal_wavefronts(sizeof(float));
-    EXPECT_EQ(c.sass.store_wavefronts, ideal * c.sass.store_requests)
-        << "n = " << n << ": the staging stores conflict (" << c.sass.store_wavefronts
-        << " wavefronts for " << c.sass.store_requests << " requests)";
-    EXPECT_EQ(c.sass.load_wavefronts, ideal * c.sass.load_requests)
-        << "n = " << n << ": the readback loads conflict (" << c.sass.load_wavefronts
-        << " wavefronts for " << c.sass.load_requests << " requests)";
   }
 }
 

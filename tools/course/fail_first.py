@@ -7,7 +7,9 @@ reported a failed assertion. A crash, a timeout, a missing program or a skip is 
 
   --mode cpu  CPU tests only (CI, any machine).
   --mode gpu  every test of both trees; on a machine without a GPU it exits 77 (skipped),
-              and a GPU test that skips on a GPU machine is a violation.
+              and a GPU test that skips on a GPU machine is a violation. The timing and
+              counter tests run last, a program's in as few processes as can be
+              (batched_tests.py), the others side by side.
 
 Exit status: 0 when the course is sound, 1 with a list of violations, 2 for bad usage,
 77 when --mode gpu finds no GPU.
@@ -15,13 +17,16 @@ Exit status: 0 when the course is sound, 1 with a list of violations, 2 for bad 
 
 from __future__ import annotations
 
+import re
 import sys
+import time
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_cli import Parser, jobs_option  # noqa: E402
 from course_model import ROLES, TREES, Build, role_of  # noqa: E402
+from batched_tests import merge_junit, run_batched  # noqa: E402
 from ctest_results import ResultError, list_tests, read_junit, run_ctest  # noqa: E402
 import machine  # noqa: E402
 
@@ -29,6 +34,34 @@ import machine  # noqa: E402
 # test): enough for every measurement line, which docs/measurements/lessons.csv is made from
 # (tools/docs/measurements.py lessons).
 OUTPUT_BYTES = 1 << 20
+
+
+def run_gpu_mode(build_dir: Path, tests: dict, labels: list[str], junit: Path, jobs: int,
+                 sizes: list[str]) -> None:
+    """Every test of both trees: first all but the timing and counter tests, `jobs` at once
+    (GPU correctness tests share the GPU as their resource groups allow); then the timing and
+    counter tests, which need the GPU alone, one program at a time, its such tests in as few
+    processes as can be (batched_tests). One report of all, in ctest's format."""
+    alone_labels = {"perf", "counters"}
+    shared = build_dir / "failfirst-gpu-shared.xml"
+    t0 = time.time()
+    print(f"fail-first (gpu): every test but the timing and counter tests, {jobs} at once ...",
+          flush=True)
+    run_ctest(build_dir, shared, labels, jobs=jobs,
+              extra=["-LE", "^(perf|counters)$"] + sizes)
+    print(f"  {time.time() - t0:.0f} s", flush=True)
+    lesson = next((re.fullmatch(r"\^(lesson\d\d)\$", x).group(1) for x in labels
+                   if re.fullmatch(r"\^(lesson\d\d)\$", x)), None)
+    alone = sorted(n for n, t in tests.items()
+                   if alone_labels & set(t.labels) and {"student", "solution"} & set(t.labels)
+                   and (lesson is None or lesson in t.labels))
+    t0 = time.time()
+    print(f"fail-first (gpu): {len(alone)} timing and counter tests, the GPU to themselves ...",
+          flush=True)
+    exclusive = build_dir / "failfirst-gpu-exclusive.xml"
+    run_batched(build_dir, tests, alone, exclusive, ctest_extra=sizes)
+    print(f"  {time.time() - t0:.0f} s", flush=True)
+    merge_junit(junit, [p for p in (shared, exclusive) if p.is_file()])
 
 
 def main(argv: list[str]) -> int:
@@ -60,11 +93,12 @@ def main(argv: list[str]) -> int:
     if args.lesson:
         labels.append(f"^{args.lesson}$")
     junit = args.junit or args.build_dir / f"failfirst-{args.mode}.xml"
-    if args.junit is None:
-        # GPU tests hold a resource lock, so -j only overlaps CPU tests.
-        run_ctest(args.build_dir, junit, labels, jobs=args.jobs,
-                  extra=["--test-output-size-passed", str(OUTPUT_BYTES),
-                         "--test-output-size-failed", str(OUTPUT_BYTES)])
+    sizes = ["--test-output-size-passed", str(OUTPUT_BYTES),
+             "--test-output-size-failed", str(OUTPUT_BYTES)]
+    if args.junit is None and args.mode == "cpu":
+        run_ctest(args.build_dir, junit, labels, jobs=args.jobs, extra=sizes)
+    elif args.junit is None:
+        run_gpu_mode(args.build_dir, tests, labels, junit, args.jobs, sizes)
     try:
         results = read_junit(junit)
     except ResultError as e:
