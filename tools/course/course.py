@@ -29,15 +29,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_cli import (Parser, jobs_option, lesson_number, make_dir, run_main,  # noqa: E402
                         seconds, text_output_that_never_fails, write_text_atomic)
-from course_model import (ROOT, SANITIZE_LABEL, Build, CourseError, LessonBuild,  # noqa: E402
-                          build_status_json, default_build_dir, lesson_by_number, state_dir)
-from ctest_results import ResultError, list_tests, read_junit, run_ctest  # noqa: E402
+from course_model import (ROOT, SANITIZE_LABEL, Build, CourseError, Lesson,  # noqa: E402
+                          LessonBuild, build_status_json, default_build_dir, lesson_by_number,
+                          read_build_status, state_dir)
+from ctest_results import (ResultError, TestInfo, TestResult, list_tests, read_junit,  # noqa: E402
+                           run_ctest)
 import lesson_loop  # noqa: E402
+import progress_cache  # noqa: E402
 import progress_report as report  # noqa: E402
 from starters import Starters  # noqa: E402
 
@@ -65,50 +68,95 @@ def save_state(build: Build, state: dict) -> None:
 # progress
 # ------------------------------------------------------------------------------------------
 
-def build_every_lesson(build: Build, jobs: int) -> Dict[str, LessonBuild]:
-    """Builds each lesson the build knows on its own; records how each went."""
-    lessons = [lesson for lesson in build.lessons() if build.knows(lesson)]
-    print(f"Building each lesson on its own (cmake --build {build.dir} --target lessonNN):",
-          flush=True)
-    builds = build.build_lessons(lessons, jobs)
-    write_text_atomic(build.status_path, build_status_json(builds))
+def build_lessons(build: Build, lessons: List[Lesson], jobs: int,
+                  cpu_only: bool) -> Dict[str, LessonBuild]:
+    """Builds the lessons (cpu_only: their CPU test programs); records how each went."""
+    builds = build.build_lessons(lessons, jobs, cpu_only=cpu_only)
+    status = {}
+    try:
+        status = read_build_status(build.status_path)
+    except CourseError:
+        pass
+    status.update(builds)
+    write_text_atomic(build.status_path, build_status_json(status))
     return builds
 
 
-def run_student_tests(build: Build, builds: Dict[str, LessonBuild], jobs: int) -> Path:
-    """Runs every student test, except those of lessons that did not build (their programs,
-    if any, are older than the sources) and the sanitizer runs (slow; grading and
-    `ctest -L sanitize` run them). Returns the JUnit report."""
-    junit = make_dir(build.state_dir) / "progress.xml"
-    failed = [label for label, b in builds.items() if b.failed]
-    extra = ["-LE", f"^({'|'.join([SANITIZE_LABEL] + failed)})$"]
-    print(f"Running the tests of every lesson (ctest --test-dir {build.dir} -L student) ...",
-          flush=True)
-    run_ctest(build.dir, junit, ["^student$"], jobs=jobs, extra=extra)
-    return junit
+def wants_gpu(build: Build, lesson: Lesson, tests: Dict[str, TestInfo],
+              cpu: report.LessonProgress) -> bool:
+    """Whether progress builds a lesson's GPU test programs: once its CPU tests pass (its kernel
+    is worth checking), or when they are built already (kept current)."""
+    if cpu.cpu_done or cpu.cpu_total == 0:
+        return True
+    mine = progress_cache.lesson_tests(lesson, tests)
+    return any(t.built is True and "gpu" in t.labels for t in mine.values())
+
+
+def run_tests(build: Build, lessons: List[Lesson], kind: str, jobs: int, rerun: bool,
+              store: progress_cache.ResultStore, machine: str
+              ) -> Tuple[Dict[str, TestInfo], Dict[str, TestResult], Dict[str, str]]:
+    """Runs the student tests of one kind ('cpu' or 'gpu') of the lessons, except the sanitizer
+    runs (slow; grading and `ctest -L sanitize` run them), and except lessons whose results can
+    be shown again (progress_cache). Returns (every registered test, the results, {label: when
+    the reused results were taken})."""
+    tests = list_tests(build.dir)
+    of_kind = {n: t for n, t in tests.items() if (kind == "gpu") == ("gpu" in t.labels)}
+    keys, reused = progress_cache.split_reused(lessons, of_kind, store,
+                                               machine if kind == "gpu" else "", kind,
+                                               leave_out=[SANITIZE_LABEL])
+    if rerun:
+        reused = {}
+    results: Dict[str, TestResult] = {}
+    taken = {}
+    for label, (when, kept) in reused.items():
+        results.update(kept)
+        taken[label] = when
+    to_run = [lesson for lesson in lessons if lesson.label not in reused and
+              progress_cache.lesson_tests(lesson, of_kind, leave_out=[SANITIZE_LABEL])]
+    if to_run:
+        junit = make_dir(build.state_dir) / f"progress-{kind}.xml"
+        names = ", ".join(lesson.number for lesson in to_run)
+        print(f"Running the {kind.upper()} tests of lesson(s) {names} "
+              f"(ctest --test-dir {build.dir} -L student -L {kind}) ...", flush=True)
+        lesson_regex = "^(" + "|".join(lesson.label for lesson in to_run) + ")$"
+        run_ctest(build.dir, junit, ["^student$", lesson_regex, f"^{kind}$"], jobs=jobs,
+                  extra=["-LE", f"^{SANITIZE_LABEL}$"])
+        ran = read_junit(junit)
+        results.update(ran)
+        for lesson in to_run:
+            mine = progress_cache.lesson_tests(lesson, of_kind, leave_out=[SANITIZE_LABEL])
+            store.keep(progress_cache.entry(lesson, kind), keys[lesson.label],
+                       {n: r for n, r in ran.items() if n in mine})
+    return tests, results, taken
 
 
 def cmd_progress(args) -> int:
     build = Build(args.build_dir, args.source_dir)
     build.require_configured()
     lessons = build.lessons()
-    builds = {}
-    if args.junit is None and not args.no_build:
-        builds = build_every_lesson(build, args.jobs)
+    known = [lesson for lesson in lessons if build.knows(lesson)]
+    builds: Dict[str, LessonBuild] = {}
+    taken: Dict[str, str] = {}
     try:
-        tests = list_tests(build.dir)
-        junit = args.junit or run_student_tests(build, builds, args.jobs)
-        results = read_junit(junit)
+        if args.junit is not None:
+            tests = list_tests(build.dir)
+            results = read_junit(args.junit)
+        else:
+            results, tests, taken, builds = progress_run(build, known, args)
     except ResultError as e:
         raise CourseError(str(e)) from None
 
-    progress = report.summarize(lessons, tests, results, builds=builds)
+    progress = report.summarize(lessons, tests, results, builds=builds,
+                                on_demand=build.gpu_programs)
     print()
     print(report.Table(progress, lesson_loop.shown_path(build.dir, build.source_dir)).render())
     measured = report.render_measurements(progress)
     if measured:
         print()
         print("\n".join(measured))
+    if taken:
+        print()
+        print(report.reused_note(progress, taken))
     print()
     print("\n".join(report.next_step(progress, build.dir, build.source_dir)))
     opened = lesson_loop.open_answers(build, [p for p in progress if p.cpu_done])
@@ -119,6 +167,43 @@ def cmd_progress(args) -> int:
               "older than your sources.")
     remember(build, progress)
     return 0
+
+
+def progress_run(build: Build, lessons: List[Lesson], args):
+    """Builds and tests for the progress table: the CPU part of every lesson, then the GPU part
+    of the lessons that want it (wants_gpu; every lesson's where this build makes no GPU
+    programs: its GPU tests then report Skipped). Returns (results, tests, {label: when reused
+    results were taken}, {label: this run's build})."""
+    store = progress_cache.ResultStore(build.state_dir)
+    machine = progress_cache.machine_key()
+    on_demand = build.gpu_programs
+    builds: Dict[str, LessonBuild] = {}
+    if not args.no_build:
+        print(f"Building the lessons (cmake --build {build.dir} --target lessonNN"
+              f"{'-cpu' if on_demand else ''}):", flush=True)
+        builds = build_lessons(build, lessons, args.jobs, cpu_only=on_demand)
+    built = [lesson for lesson in lessons if not builds.get(lesson.label, LessonBuild("")).failed]
+    tests, results, taken = run_tests(build, built, "cpu", args.jobs, args.rerun, store, machine)
+    if on_demand:
+        cpu = {p.lesson.label: p for p in report.summarize(built, tests, results)}
+        gpu_lessons = [lesson for lesson in built
+                       if wants_gpu(build, lesson, tests, cpu[lesson.label])]
+        if gpu_lessons and not args.no_build:
+            print(f"Building the GPU tests of lesson(s) "
+                  f"{', '.join(lesson.number for lesson in gpu_lessons)} (their CPU tests pass, "
+                  f"or they were built before):", flush=True)
+            gpu_builds = build_lessons(build, gpu_lessons, args.jobs, cpu_only=False)
+            builds.update(gpu_builds)
+            gpu_lessons = [lesson for lesson in gpu_lessons if not gpu_builds[lesson.label].failed]
+    else:
+        gpu_lessons = built
+    tests, gpu_results, gpu_taken = run_tests(build, gpu_lessons, "gpu", args.jobs, args.rerun,
+                                              store, machine)
+    results.update(gpu_results)
+    for label, when in gpu_taken.items():
+        taken[label] = min(when, taken.get(label, when))
+    store.save()
+    return results, tests, taken, builds
 
 
 def remember(build: Build, progress: List[report.LessonProgress]) -> None:
@@ -265,6 +350,9 @@ def make_parser() -> Parser:
                    help="do not build first: the results may be older than the sources")
     p.add_argument("--junit", type=Path,
                    help="read this JUnit report instead of building and running the tests")
+    p.add_argument("--rerun", action="store_true",
+                   help="run every test again, even of lessons whose test programs and files "
+                        "are unchanged since their last results")
 
     p = command("test", cmd_test, "build a lesson, run its tests, print the verdict")
     lesson_arg(p)

@@ -59,9 +59,15 @@ lesson_number = typed(parse_lesson_number)
 
 
 def default_jobs() -> int:
-    """$CMAKE_BUILD_PARALLEL_LEVEL where it is a number, else the number of CPUs."""
+    """$CMAKE_BUILD_PARALLEL_LEVEL where it is a number, else the number of CPUs this process
+    may run on (a `taskset` limit counts)."""
     level = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", "")
-    return int(level) if level.isdigit() and int(level) > 0 else (os.cpu_count() or 1)
+    if level.isdigit() and int(level) > 0:
+        return int(level)
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
 def jobs_option(parser: argparse.ArgumentParser) -> None:

@@ -389,17 +389,27 @@ class Build:
             return ["--", "-k", "0"]
         return []
 
+    @property
+    def gpu_programs(self) -> bool:
+        """Whether this build makes GPU test programs (a GPU at configure time, or
+        COURSE_GPU_TESTS=ON); without them its GPU tests report Skipped with the reason."""
+        info = self._read_info()
+        if "gpu_programs" in info:
+            return bool(info["gpu_programs"])
+        m = re.search(r"^COURSE_GPU_TESTS:\w+=(.*)$", self._cache(), re.M)
+        return bool(m) and m.group(1).strip().upper() in ("ON", "TRUE", "1", "YES")
+
     def build_target(self, target: str, jobs: int, capture: bool,
                      timeout: Optional[float] = None) -> subprocess.CompletedProcess:
-        """`cmake --build` of one target, keeping going past a program that does not compile.
-        With capture, the output (stdout and stderr together) is in the result's stdout. Past
-        `timeout` seconds the build and every compiler it started are stopped: the result's
-        returncode is then None."""
+        """`cmake --build` of one target (or several, separated by spaces), keeping going past a
+        program that does not compile. With capture, the output (stdout and stderr together)
+        is in the result's stdout. Past `timeout` seconds the build and every compiler it
+        started are stopped: the result's returncode is then None."""
         env = dict(os.environ)
         for key in ("MAKEFLAGS", "MFLAGS"):  # a parent make's jobserver is not ours
             env.pop(key, None)
         out = subprocess.PIPE if capture else None
-        argv = ["cmake", "--build", str(self.dir), "--target", target, "-j", str(jobs),
+        argv = ["cmake", "--build", str(self.dir), "--target", *target.split(), "-j", str(jobs),
                 *self.keep_going()]
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT if capture else None,
                                 text=True, errors="replace", env=env,
@@ -417,11 +427,14 @@ class Build:
             stdout, _ = proc.communicate()
             return subprocess.CompletedProcess(argv, None, stdout)
 
-    def build_lesson(self, lesson: Lesson, jobs: int, timeout: Optional[float] = None) -> LessonBuild:
-        """Builds the lesson's target on its own; its log goes to <build>/course/build-lessonNN.log.
-        A build that takes longer than `timeout` seconds did not build."""
+    def build_lesson(self, lesson: Lesson, jobs: int, timeout: Optional[float] = None,
+                     cpu_only: bool = False) -> LessonBuild:
+        """Builds the lesson's target (cpu_only: its CPU test programs) on its own; its log goes
+        to <build>/course/build-lessonNN.log. A build that takes longer than `timeout` seconds
+        did not build."""
         log_path = self.state_dir / f"build-{lesson.label}.log"
-        proc = self.build_target(lesson.label, jobs, capture=True, timeout=timeout)
+        target = lesson.cpu_target if cpu_only else lesson.label
+        proc = self.build_target(target, jobs, capture=True, timeout=timeout)
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True)
             log_path.write_text(proc.stdout or "")
@@ -436,13 +449,41 @@ class Build:
 
     def build_lessons(self, lessons: List[Lesson], jobs: int,
                       say: Callable[..., None] = print,
-                      timeout: Optional[float] = None) -> Dict[str, LessonBuild]:
-        """Builds each lesson's target on its own, so one that does not compile hides no other;
-        says how each went, one line each."""
+                      timeout: Optional[float] = None,
+                      cpu_only: bool = False) -> Dict[str, LessonBuild]:
+        """Builds the lessons' targets (cpu_only: their CPU test programs). First all of them in
+        one build, which keeps every core busy; where that fails, each lesson's target on its
+        own, so one that does not compile hides no other and shows with its first error. Says
+        how each went, one line each. `timeout`: seconds for each lesson (the whole first
+        build gets one lesson's)."""
+        if not lessons:
+            return {}
+        if len(lessons) == 1:
+            return self._build_each(lessons, jobs, say, timeout, cpu_only)
+        targets = [lesson.cpu_target if cpu_only else lesson.label for lesson in lessons]
+        what = "the CPU test programs of " if cpu_only else ""
+        say(f"building {what}{len(lessons)} lesson(s) at once ({targets[0]}"
+            f"{' ... ' + targets[-1] if len(targets) > 1 else ''}) ...", end=" ", flush=True)
+        together = self.build_target(" ".join(targets), jobs, capture=True, timeout=timeout)
+        if together.returncode == 0:
+            say(BUILT, flush=True)
+            log = self.state_dir / "build-lessons.log"
+            try:
+                self.state_dir.mkdir(parents=True, exist_ok=True)
+                log.write_text(together.stdout or "")
+            except OSError as e:
+                raise CourseError(f"cannot write {log}: {e.strerror or e}") from None
+            return {lesson.label: LessonBuild(BUILT, log=str(log)) for lesson in lessons}
+        say("not every one: each on its own", flush=True)
+        return self._build_each(lessons, jobs, say, timeout, cpu_only)
+
+    def _build_each(self, lessons: List[Lesson], jobs: int, say: Callable[..., None],
+                    timeout: Optional[float], cpu_only: bool) -> Dict[str, LessonBuild]:
         status = {}
         for lesson in lessons:
-            say(f"building {lesson.label} ({lesson.title}) ...", end=" ", flush=True)
-            result = self.build_lesson(lesson, jobs, timeout)
+            say(f"building {lesson.cpu_target if cpu_only else lesson.label} ({lesson.title}) ...",
+                end=" ", flush=True)
+            result = self.build_lesson(lesson, jobs, timeout, cpu_only)
             say(result.status + (f": {result.error}" if result.failed else ""), flush=True)
             status[lesson.label] = result
         return status

@@ -8,7 +8,9 @@ find executable: <program>" (JUnit status="notrun"); here its status is "not bui
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -82,10 +84,18 @@ def list_tests(build_dir: Path, ctest: str = "ctest") -> dict[str, TestInfo]:
         labels = list(properties.get("LABELS") or [])
         command = list(t.get("command") or [])
         # ctest's list names the program it found; it leaves "command" out for a test whose
-        # program does not exist (a recorded list without backtraces says nothing either way).
-        built = True if command else (False if "backtrace" in t else None)
+        # program does not exist (CMake 3.x; a recorded list without backtraces says nothing
+        # either way). Where it names one, the program is built when the file is there.
+        built = program_exists(command[0]) if command else (False if "backtrace" in t else None)
         tests[t["name"]] = TestInfo(t["name"], labels, command, built, properties)
     return tests
+
+
+def program_exists(program: str) -> bool:
+    """Whether a test's program is there: a path that is a file, or a name found on PATH."""
+    if os.path.isabs(program) or os.sep in program:
+        return os.path.isfile(program)
+    return shutil.which(program) is not None
 
 
 def missing_program(message: str, output: str) -> str | None:

@@ -20,6 +20,7 @@ import answers
 from course_cli import make_dir
 from course_model import SANITIZE_LABEL, Build, CourseError, Lesson
 from ctest_results import ResultError, list_tests, read_junit, run_ctest
+import progress_cache
 import progress_report as report
 from starters import Starters
 
@@ -51,6 +52,8 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
         tests = {name: t for name, t in tests.items() if name not in gpu}
         results = {name: r for name, r in results.items()
                    if name not in gpu and "gpu" not in r.labels}
+    progress_cache.keep_lesson(build.state_dir, lesson, tests, results,
+                               ("cpu",) if cpu_only else ("cpu", "gpu"), [SANITIZE_LABEL])
     p = report.summarize([lesson], tests, results)[0]
     print_verdict(p, cpu_only, shown_path(build.dir, build.source_dir))
     # Files the grader would refuse unlock no answers: their tests passing proves nothing.

@@ -37,6 +37,11 @@ SANITIZER_RUNS_LEFT_OUT = ("the sanitizer runs of the GPU tests are not counted 
                            "sanitize` on a GPU")
 
 
+#: The footnote of a lesson whose GPU test programs are not built yet.
+GPU_ON_DEMAND = ("not built yet is not failed: a lesson's GPU tests are built once its CPU tests "
+                 "pass (or now, with `{build} --target lessonNN`)")
+
+
 def short_reason(reason: str, limit: int = 48) -> str:
     """'no usable GPU: CUDA driver version is ...' -> 'no usable GPU'; long reasons are cut."""
     head = reason.split(": ", 1)[0] if ": " in reason else reason.split(" (", 1)[0]
@@ -72,6 +77,7 @@ class LessonProgress:
     gpu_exercises_passed: int = 0
     exercise_passed: int = 0
     not_built: List[str] = field(default_factory=list)  # test programs that are not built
+    gpu_not_built: bool = False  # its GPU test programs are not built yet (built on demand)
     build: Optional[LessonBuild] = None  # this run's build of the lesson, if it built it
     skip_reasons: List[str] = field(default_factory=list)  # distinct, in order
     failing: List[str] = field(default_factory=list)  # short test names
@@ -103,9 +109,11 @@ class LessonProgress:
             return NO_BUILD
         if self.not_built:
             return NOT_BUILT
-        if self.total == 0:
+        if self.total == 0 and not self.gpu_not_built:
             return NO_TESTS
         cpu_done = self.cpu_passed == self.cpu_total
+        if cpu_done and self.gpu_not_built:
+            return CPU_ONLY
         if cpu_done and self.gpu_failed == 0:
             if self.gpu_exercises_passed == self.gpu_exercises:
                 return DONE
@@ -162,10 +170,13 @@ def _program_not_built(info: Optional[TestInfo], res: Optional[TestResult]) -> s
 
 def summarize(lessons: List[Lesson], tests: Dict[str, TestInfo],
               results: Dict[str, TestResult], tree: str = "student",
-              builds: Optional[Dict[str, LessonBuild]] = None) -> List[LessonProgress]:
+              builds: Optional[Dict[str, LessonBuild]] = None,
+              on_demand: bool = False) -> List[LessonProgress]:
     """One LessonProgress per lesson, from the registered tests and the results that ran.
     A registered test with no result counts as not passed. builds: this run's build of each
-    lesson, by label."""
+    lesson, by label. on_demand: GPU test programs are built lesson by lesson when wanted, so
+    one that is not built yet is not counted (the GPU cell says so), where its lesson's CPU
+    programs are built."""
     by_label = {lesson.label: LessonProgress(lesson, build=(builds or {}).get(lesson.label))
                 for lesson in lessons}
     for full in list(tests) + [n for n in results if n not in tests]:
@@ -176,7 +187,10 @@ def summarize(lessons: List[Lesson], tests: Dict[str, TestInfo],
         info, res = tests.get(full), results.get(full)
         program = _program_not_built(info, res)
         if program:
-            if program not in p.not_built:
+            labels = (info.labels if info else []) or (res.labels if res else [])
+            if on_demand and kind_of(labels) == "gpu":
+                p.gpu_not_built = True
+            elif program not in p.not_built:
                 p.not_built.append(program)
             continue
         p.add(parts.name, info, res)
@@ -206,6 +220,10 @@ class Table:
     def gpu_cell(self, p: LessonProgress) -> str:
         if not p.counted:
             return "-"
+        if p.gpu_not_built:
+            build = ("cmake --build --preset student" if self.build_dir == "build/student"
+                     else f"cmake --build {self.build_dir}")
+            return "not built yet " + self._mark(GPU_ON_DEMAND.format(build=build))
         if p.gpu_total == 0:
             return "none"
         marks = "".join(self._mark(r) for r in p.skip_reasons)
@@ -331,6 +349,18 @@ def render_measurements(progress: List[LessonProgress], limit: int = 6) -> List[
         if len(slowdowns) > limit:
             lines.append(f"  ... and {len(slowdowns) - limit} more")
     return lines
+
+
+def reused_note(progress: List[LessonProgress], taken: Dict[str, str]) -> str:
+    """Which lessons' results were shown again, from when, and how to run them anyway."""
+    by_time: Dict[str, List[str]] = {}
+    for p in progress:
+        if p.lesson.label in taken:
+            by_time.setdefault(taken[p.lesson.label], []).append(p.lesson.number)
+    parts = [f"{', '.join(numbers)} from {when}" for when, numbers in sorted(by_time.items())]
+    return (f"Not run again (their test programs and your files are unchanged since, on this "
+            f"machine, GPU and driver): the results of lesson(s) {'; '.join(parts)}. "
+            f"`python3 tools/course/course.py progress --rerun` runs every test again.")
 
 
 def verdict(p: LessonProgress, table: Table) -> str:

@@ -85,15 +85,18 @@ def make_course(root: Path, lessons: Optional[Dict[str, str]] = None,
     return root
 
 
-def make_build(build: Path, source: Path, lessons: Optional[List[str]] = None) -> Path:
-    """A folder that looks like a configured build of `source` to the tools."""
+def make_build(build: Path, source: Path, lessons: Optional[List[str]] = None,
+               gpu_programs: bool = False) -> Path:
+    """A folder that looks like a configured build of `source` to the tools (gpu_programs: one
+    that builds GPU test programs, on a GPU machine)."""
     build.mkdir(parents=True, exist_ok=True)
     (build / "CTestTestfile.cmake").write_text("# configured\n")
     (build / "course").mkdir(exist_ok=True)
     if lessons is None:
         lessons = sorted(p.name for p in (source / "lessons").iterdir())
     (build / "course" / "build.json").write_text(json.dumps(
-        {"version": 1, "source_dir": str(source), "lessons": lessons, "trees": ["student"]}))
+        {"version": 1, "source_dir": str(source), "lessons": lessons, "trees": ["student"],
+         "gpu_programs": gpu_programs}))
     return build
 
 
@@ -128,7 +131,7 @@ sys.exit(int(os.environ.get("FAKE_CTEST_RC", "0")))
 '''
 
 FAKE_CMAKE = r'''#!{python}
-"""Stands in for cmake --build: fails for the targets in $FAKE_CMAKE_FAIL (comma-separated)
+"""Stands in for cmake --build: fails when one of its targets is in $FAKE_CMAKE_FAIL (comma-separated)
 with a compiler-like error line. Appends its arguments to $FAKE_LOG."""
 import os, sys
 args = sys.argv[1:]
@@ -136,9 +139,13 @@ log = os.environ.get("FAKE_LOG")
 if log:
     with open(log, "a") as f:
         f.write("cmake " + " ".join(args) + "\n")
-target = args[args.index("--target") + 1] if "--target" in args else "all"
+targets = ["all"]
+if "--target" in args:
+    rest = args[args.index("--target") + 1:]
+    targets = rest[:next((i for i, a in enumerate(rest) if a.startswith("-")), len(rest))]
+target = " ".join(targets)
 print("[ 10%] Building CUDA object " + target)
-if target in os.environ.get("FAKE_CMAKE_FAIL", "").split(","):
+if set(targets) & set(os.environ.get("FAKE_CMAKE_FAIL", "").split(",")):
     print("/src/lessons/exercise.cu(12): error: expected a ';'")
     print("1 error detected in the compilation of \"exercise.cu\".")
     print("make[2]: *** [CMakeFiles/x.dir/build.make:76] Error 2")
@@ -215,11 +222,19 @@ def junit_file(path: Path, cases: List[str]) -> Path:
     return path
 
 
-def test_list(path: Path, tests: Dict[str, str]) -> Path:
-    """A `ctest --show-only=json-v1` list: test name -> its labels ("a;b")."""
-    path.write_text(json.dumps({"kind": "ctestInfo", "version": {"major": 1, "minor": 0}, "tests": [
-        {"name": name, "properties": [{"name": "LABELS", "value": labels.split(";")}]}
-        for name, labels in tests.items()]}))
+def test_list(path: Path, tests: Dict[str, str], programs: Optional[Dict[str, str]] = None) -> Path:
+    """A `ctest --show-only=json-v1` list: test name -> its labels ("a;b"). With `programs`
+    (test name -> its program, '' for one that is not built), the list says which programs
+    ctest finds, as a list with backtraces does."""
+    def entry(name: str, labels: str) -> dict:
+        t = {"name": name, "properties": [{"name": "LABELS", "value": labels.split(";")}]}
+        if programs is not None:
+            t["backtrace"] = 1
+            if programs.get(name):
+                t["command"] = [programs[name], f"--gtest_filter={name.rsplit('/', 1)[-1]}"]
+        return t
+    path.write_text(json.dumps({"kind": "ctestInfo", "version": {"major": 1, "minor": 0},
+                                "tests": [entry(n, labels) for n, labels in tests.items()]}))
     return path
 
 

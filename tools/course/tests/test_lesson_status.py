@@ -61,8 +61,10 @@ class LessonFixture(ToolTest):
         self.env["FAKE_CTEST_JUNIT"] = str(junit_file(self.tmp / "junit.xml", list(cases)))
 
     def progress(self):
+        # --rerun: each report here stands for a new run of the same programs, which progress
+        # would otherwise show again from the first (test_progress tests that).
         proc = self.run_tool("course.py", "--source-dir", self.source, "progress", "--build-dir",
-                             self.build)
+                             self.build, "--rerun")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         return proc.stdout
 

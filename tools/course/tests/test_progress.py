@@ -16,7 +16,7 @@ import unittest
 from pathlib import Path
 
 from course_testing import (FIXTURES, TOOLS, ToolTest, junit_case, junit_file, make_build,
-                            make_course, passing_output)
+                            make_course, passing_output, test_list)
 
 CPU = "cpu;exercise;lesson01;student"
 GPU = "exercise;gpu;lesson01;student"
@@ -65,9 +65,10 @@ class Progress(ToolTest):
     def test_it_runs_the_student_tests_into_the_build_folder(self):
         self.progress("junit-student-nogpu.xml", "tests-student-nogpu.json")
         run = [c for c in self.calls() if "--output-junit" in c]
-        self.assertEqual(len(run), 1, self.calls())
-        self.assertIn("-L ^student$", run[0])
-        self.assertIn(str(self.build / "course" / "progress.xml"), run[0])
+        self.assertEqual(len(run), 2, self.calls())  # the CPU tests, then the GPU tests
+        for call, kind in zip(run, ("cpu", "gpu")):
+            self.assertIn("-L ^student$ -L ^(lesson01)$ -L ^" + kind + "$ -LE ^sanitize$", call)
+            self.assertIn(str(self.build / "course" / f"progress-{kind}.xml"), call)
 
     def test_next_names_the_lesson_the_file_and_the_command(self):
         proc = self.progress("junit-student-nogpu.xml", "tests-student-nogpu.json")
@@ -147,10 +148,12 @@ class Progress(ToolTest):
         self.assertIn("Next: lesson 01 (No conflict) does not build", proc.stdout)
         self.assertIn("First error: /src/lessons/exercise.cu(12): error: expected a ';' (the "
                       f"whole log: {self.build / 'course' / 'build-lesson01.log'})", proc.stdout)
-        targets = [c.split("--target ")[1].split()[0] for c in self.calls() if c.startswith("cmake")]
-        self.assertEqual(targets, ["lesson01", "lesson02"])
-        run = next(c for c in self.calls() if "--output-junit" in c)
-        self.assertIn("-LE ^(sanitize|lesson01)$", run)
+        # Both at once first; that failed, so each on its own.
+        targets = [c.split("--target ")[1].split(" -j")[0] for c in self.calls()
+                   if c.startswith("cmake")]
+        self.assertEqual(targets, ["lesson01 lesson02", "lesson01", "lesson02"])
+        # lesson01's tests are not run (lesson02 has none registered in this list).
+        self.assertEqual([c for c in self.calls() if "--output-junit" in c], [])
 
     def test_done_when_the_gpu_exercise_tests_passed(self):
         cases = [passed("A.Cpu", CPU), passed("B.Gpu", GPU)]
@@ -203,6 +206,95 @@ class Progress(ToolTest):
     def test_it_exits_0_whatever_the_status(self):
         for junit in ("junit-student-nogpu.xml", "junit-not-built.xml", "junit-l01-h200.xml"):
             self.assertEqual(self.progress(junit).returncode, 0, junit)
+
+
+class ProgressOnAGpu(ToolTest):
+    """With GPU test programs (a GPU machine): a lesson's are built once its CPU tests pass;
+    results of unchanged lessons are shown again, not re-run."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.source = make_course(self.tmp / "course")
+        self.build = make_build(self.tmp / "build", self.source, gpu_programs=True)
+        self.listing = test_list(self.tmp / "tests.json",
+                                 {"student/lesson01/A.Cpu": CPU, "student/lesson01/B.Gpu": GPU},
+                                 {"student/lesson01/A.Cpu": "/b/lesson01_student_cpu",
+                                  "student/lesson01/B.Gpu": ""})
+        self.env["FAKE_CTEST_LIST"] = str(self.listing)
+
+    def progress(self, cases, *extra: str):
+        self.env["FAKE_CTEST_JUNIT"] = str(junit_file(self.tmp / "r.xml", cases))
+        self.log.write_text("")
+        return self.run_tool("course.py", "--source-dir", self.source, "progress",
+                             "--build-dir", self.build, *extra)
+
+    def targets(self):
+        return [c.split("--target ")[1].split(" -j")[0] for c in self.calls()
+                if c.startswith("cmake")]
+
+    def row(self, out: str) -> str:
+        return next(line for line in out.splitlines() if line.startswith("01  "))
+
+    def test_a_lesson_whose_cpu_tests_fail_builds_only_its_cpu_programs(self):
+        failing = junit_case("student/lesson01/A.Cpu", labels=CPU, status="fail", failure=True,
+                             output="x.cpp:1: Failure\n[  FAILED  ] A.Cpu\n")
+        proc = self.progress([failing])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.targets(), ["lesson01-cpu"])
+        row = self.row(proc.stdout)
+        self.assertIn("0/1", row)
+        self.assertIn("not built yet [1]", row)
+        self.assertTrue(row.endswith("not started"), row)
+        self.assertIn("[1] not built yet is not failed: a lesson's GPU tests are built once its "
+                      "CPU tests pass", proc.stdout)
+
+    def test_a_lesson_whose_cpu_tests_pass_builds_its_gpu_programs(self):
+        proc = self.progress([passed("A.Cpu", CPU), passed("B.Gpu", GPU)])
+        self.assertEqual(self.targets(), ["lesson01-cpu", "lesson01"])
+        self.assertIn("Building the GPU tests of lesson(s) 01", proc.stdout)
+        runs = [c for c in self.calls() if "--output-junit" in c]
+        self.assertEqual(len(runs), 2, self.calls())
+
+    def test_unchanged_lessons_show_their_last_results(self):
+        cases = [passed("A.Cpu", CPU), passed("B.Gpu", GPU)]
+        self.progress(cases)
+        proc = self.progress(cases)
+        self.assertEqual([c for c in self.calls() if "--output-junit" in c], [], self.calls())
+        self.assertIn("Not run again (their test programs and your files are unchanged since, on "
+                      "this machine, GPU and driver): the results of lesson(s) 01 from ", proc.stdout)
+        self.assertIn("course.py progress --rerun", proc.stdout)
+        self.assertIn("1/1", self.row(proc.stdout))
+        # --rerun runs them all the same; an edited exercise file runs them again.
+        proc = self.progress(cases, "--rerun")
+        self.assertEqual(len([c for c in self.calls() if "--output-junit" in c]), 2)
+        self.assertNotIn("Not run again", proc.stdout)
+        self.progress(cases)
+        self.assertEqual([c for c in self.calls() if "--output-junit" in c], [])
+        exercise = self.source / "lessons" / "01_no_conflict" / "exercise.cu"
+        exercise.write_text(exercise.read_text() + "// edited\n")
+        self.progress(cases)
+        self.assertEqual(len([c for c in self.calls() if "--output-junit" in c]), 2)
+
+    def test_a_changed_program_runs_its_tests_again(self):
+        program = self.tmp / "lesson01_student_cpu"
+        program.write_text("one")
+        test_list(self.listing, {"student/lesson01/A.Cpu": CPU, "student/lesson01/B.Gpu": GPU},
+                  {"student/lesson01/A.Cpu": str(program), "student/lesson01/B.Gpu": ""})
+        failing = junit_case("student/lesson01/A.Cpu", labels=CPU, status="fail", failure=True,
+                             output="x.cpp:1: Failure\n[  FAILED  ] A.Cpu\n")
+        self.progress([failing])
+        self.progress([failing])
+        self.assertEqual([c for c in self.calls() if "--output-junit" in c], [])
+        program.write_text("two")  # same size, same time would not matter: its hash changed
+        self.progress([failing])
+        self.assertEqual(len([c for c in self.calls() if "--output-junit" in c]), 1)
+
+    def test_a_crash_is_not_kept(self):
+        crashed = junit_case("student/lesson01/A.Cpu", labels=CPU, status="fail", failure=True,
+                             output="")
+        self.progress([crashed])
+        self.progress([crashed])
+        self.assertEqual(len([c for c in self.calls() if "--output-junit" in c]), 1)
 
 
 class ProgressErrors(ToolTest):
