@@ -371,10 +371,22 @@ def judge_sanitizer(test: Planned, v: Verdict, rep: Report, code: Optional[int],
 # Everything, and the outputs
 # ------------------------------------------------------------------------------------------
 
+def gpu_slots(build_dir: Path) -> int:
+    """How many GPU tests may share the GPU at once: the build's resource spec file
+    (cmake/CourseLesson.cmake writes it); 1 where it cannot be read."""
+    try:
+        spec = json.loads((build_dir / "course" / "gpu-resources.json").read_text())
+        return max(1, int(spec["local"][0]["gpus"][0]["slots"]))
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return 1
+
+
 def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: int,
-              say=print) -> List[Verdict]:
-    """Runs the tests: those that hold the GPU one at a time, in order, the others `jobs` at a
-    time beside them."""
+              say=print, slots: int = 1) -> List[Verdict]:
+    """Runs the tests as ctest would with the build's resource spec: the CPU tests `jobs` at a
+    time throughout; the GPU tests that share the GPU (correctness, sanitizer runs) `slots` at a
+    time beside them; then those that need the GPU alone (timing, counters: they hold the `gpu`
+    lock), one at a time, in order, once no shared GPU test runs."""
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
     runner = Runner(sandbox, scratch_root, machine)
     results: Dict[str, Verdict] = {}
@@ -389,15 +401,25 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
             if v.status not in (PASSED,):
                 say(f"  {v.status:<17} {test.name}" + (f": {v.detail[:160]}" if v.detail else ""))
 
-    gpu_tests = [t for t in tests if t.lock]
-    other = [t for t in tests if not t.lock]
+    alone = [t for t in tests if t.lock]
+    shared = [t for t in tests if not t.lock and t.gpu]
+    cpu = [t for t in tests if not t.lock and not t.gpu]
     try:
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool, \
-                ThreadPoolExecutor(max_workers=1) as gpu:
-            futures = [gpu.submit(one, t) for t in gpu_tests]
-            futures += [pool.submit(one, t) for t in other]
-            for f in futures:
-                f.result()
+                ThreadPoolExecutor(max_workers=max(1, slots)) as gpu:
+            shared_futures = [gpu.submit(one, t) for t in shared]
+
+            def alone_after_shared() -> None:
+                for f in shared_futures:
+                    f.result()
+                for t in alone:
+                    one(t)
+
+            futures = shared_futures + [pool.submit(one, t) for t in cpu]
+            with ThreadPoolExecutor(max_workers=1) as last:
+                futures.append(last.submit(alone_after_shared))
+                for f in futures:
+                    f.result()
     finally:
         shutil.rmtree(scratch_root, ignore_errors=True)
     return [results[t.name] for t in tests]
@@ -471,7 +493,7 @@ def main(argv: List[str]) -> int:
             raise CourseError(f"{args.build_dir} has no {args.tree} tests to run")
         box = grading_sandbox(args.build_dir, tests, args.not_isolated)
         machine = Machine.read(args.machine)
-        verdicts = run_tests(tests, box, machine, args.jobs)
+        verdicts = run_tests(tests, box, machine, args.jobs, slots=gpu_slots(args.build_dir))
         write_outputs(verdicts, box, machine, args.junit, args.record)
         passed = sum(v.status == PASSED for v in verdicts)
         print(f"{passed} of {len(verdicts)} tests passed ({box.describe()})")
