@@ -19,26 +19,37 @@ namespace {
 
 using lesson09::testing::Variant;
 
-/// Runs `v` on A (m x k) and B (k x n) placed `shift` floats into their buffers and expects
-/// the CPU reference.
-void expect_matches_the_cpu(const Variant& v, int m, int n, int k, int shift, std::uint64_t seed) {
-  const std::vector<float> a = kit::testing::random_floats(static_cast<std::size_t>(m) * k, seed);
-  const std::vector<float> b =
-      kit::testing::random_floats(static_cast<std::size_t>(k) * n, seed ^ 0x9e3779b97f4a7c15ull);
-  std::vector<float> a_host(a.size() + shift, 0.0f), b_host(b.size() + shift, 0.0f);
-  std::copy(a.begin(), a.end(), a_host.begin() + shift);
-  std::copy(b.begin(), b.end(), b_host.begin() + shift);
+/// One shape's inputs (A: m x k, B: k x n, fresh random) and the CPU reference, computed once
+/// for every variant.
+struct CpuProblem {
+  int m, n, k, shift;
+  std::vector<float> a, b;
+  std::vector<lesson09::testing::Expected> want;
+
+  CpuProblem(int m_, int n_, int k_, int shift_, std::uint64_t seed)
+      : m(m_), n(n_), k(k_), shift(shift_),
+        a(kit::testing::random_floats(static_cast<std::size_t>(m_) * k_, seed)),
+        b(kit::testing::random_floats(static_cast<std::size_t>(k_) * n_,
+                                      seed ^ 0x9e3779b97f4a7c15ull)),
+        want(lesson09::testing::reference(a, b, m_, n_, k_)) {}
+};
+
+/// Runs `v` on the problem's A and B placed `shift` floats into their buffers and expects the
+/// CPU reference.
+void expect_matches_the_cpu(const Variant& v, const CpuProblem& p) {
+  std::vector<float> a_host(p.a.size() + p.shift, 0.0f), b_host(p.b.size() + p.shift, 0.0f);
+  std::copy(p.a.begin(), p.a.end(), a_host.begin() + p.shift);
+  std::copy(p.b.begin(), p.b.end(), b_host.begin() + p.shift);
   kit::DeviceBuffer<float> d_a(a_host), d_b(b_host);
-  kit::DeviceBuffer<float> d_c(static_cast<std::size_t>(m) * n + shift);
+  kit::DeviceBuffer<float> d_c(static_cast<std::size_t>(p.m) * p.n + p.shift);
   d_c.fill_bytes(0xff); // NaN poison: an element never written cannot pass
-  v.run(d_a.get() + shift, d_b.get() + shift, d_c.get() + shift, m, n, k, nullptr);
+  v.run(d_a.get() + p.shift, d_b.get() + p.shift, d_c.get() + p.shift, p.m, p.n, p.k, nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
   const std::vector<float> got = d_c.download();
-  const std::vector<lesson09::testing::Expected> want = lesson09::testing::reference(a, b, m, n, k);
-  for (std::size_t e = 0; e < want.size(); ++e) {
-    ASSERT_NEAR(got[e + shift], want[e].value, want[e].tol)
-        << v.name << ": " << m << " x " << n << " x " << k << (shift ? " (shifted)" : "") << ", C("
-        << e / n << ", " << e % n << ")";
+  for (std::size_t e = 0; e < p.want.size(); ++e) {
+    ASSERT_NEAR(got[e + p.shift], p.want[e].value, p.want[e].tol)
+        << v.name << ": " << p.m << " x " << p.n << " x " << p.k << (p.shift ? " (shifted)" : "")
+        << ", C(" << e / p.n << ", " << e % p.n << ")";
   }
 }
 
@@ -52,9 +63,10 @@ TEST(Gemm, EveryVariantMatchesTheCpu) {
     shapes.push_back({512, 512, 512, 0});
     shapes.push_back({300, 509, 511, 0});
   }
-  for (const Variant& v : lesson09::testing::variants()) {
-    for (const auto& [m, n, k, shift] : shapes) {
-      expect_matches_the_cpu(v, m, n, k, shift, seed + static_cast<std::uint64_t>(m * n + k));
+  for (const auto& [m, n, k, shift] : shapes) {
+    const CpuProblem p(m, n, k, shift, seed + static_cast<std::uint64_t>(m * n + k));
+    for (const Variant& v : lesson09::testing::variants()) {
+      expect_matches_the_cpu(v, p);
       if (HasFatalFailure()) {
         return;
       }

@@ -3,6 +3,9 @@
 synccheck and initcheck, in the small mode (KIT_SMALL=1: correctness tests shrink their sizes,
 counter and timing tests skip with that reason), and prints one table.
 
+The runs are correctness runs, so several go at once (--jobs, default: half the cores, at
+most 8): compute-sanitizer's instrumentation makes each mostly host-bound.
+
 Tests that race on purpose are kept out of racecheck by name (sanitizer.RACECHECK_EXCLUDE),
 each with the reason; racecheck itself stays on for everything else.
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "course"))
@@ -48,12 +52,17 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--trees", default="solution", help="comma list: solution, student")
     ap.add_argument("--tools", default=",".join(TOOLS), help="comma list of sanitizer tools")
     ap.add_argument("--log-dir", type=Path, help="where to write one log per run")
+    ap.add_argument("--jobs", "-j", type=int, default=max(1, min(8, machine.cores() // 2)),
+                    help="runs at once (default: half the cores, at most 8)")
     args = ap.parse_args(argv)
 
     tools = [t for t in args.tools.split(",") if t]
     bad = [t for t in tools if t not in TOOLS]
     if bad:
         print(f"run_sanitizers: unknown tool(s) {', '.join(bad)}", file=sys.stderr)
+        return 2
+    if not 1 <= args.jobs <= 64:
+        print("run_sanitizers: --jobs must be between 1 and 64", file=sys.stderr)
         return 2
     if not (args.build_dir / "CTestTestfile.cmake").is_file():
         print(f"run_sanitizers: {args.build_dir} is not a configured build folder", file=sys.stderr)
@@ -73,27 +82,26 @@ def main(argv: list[str]) -> int:
     notes: list[str] = []
     failing_tests: list[str] = []
     start = time.time()
-    print(f"{'program':60} " + " ".join(f"{t:>14}" for t in tools))
-    for prog in programs:
-        cells = []
-        for tool in tools:
-            outcome = sanitizer.run(tool_path, tool, [str(prog)])
-            (log_dir / f"{prog.name}.{tool}.log").write_text(outcome.log)
-            cells.append({"findings": f"{outcome.findings} found",
-                          "did not finish": f"rc {outcome.returncode}"}.get(outcome.kind,
-                                                                            outcome.kind))
-            if outcome.kind == "findings":
-                findings += 1
-                notes.append(f"{prog.name} [{tool}]: {outcome.first}")
-            elif outcome.kind == "did not finish":
-                no_verdict += 1
-                notes.append(f"{prog.name} [{tool}]: no summary (exit {outcome.returncode}): "
-                             f"{outcome.first[-200:]}")
-            elif outcome.kind == "tests failed":
-                failing_tests.append(f"{prog.name} [{tool}]")
-        print(f"{prog.name:60} " + " ".join(f"{c:>14}" for c in cells), flush=True)
-    print(f"{len(programs)} programs x {len(tools)} tools in {time.time() - start:.0f} s; "
-          f"racecheck excludes: " + "; ".join(f"{k} ({v})" for k, v in RACECHECK_EXCLUDE.items()))
+    def timed(tool: str, prog: Path):
+        t0 = time.time()
+        outcome = sanitizer.run(tool_path, tool, [str(prog)])
+        return outcome, time.time() - t0
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        runs = {(prog, tool): pool.submit(timed, tool, prog)
+                for prog in programs for tool in tools}
+        # Printed in order, each row once its runs are done, with their seconds.
+        print(f"{'program':52} " + " ".join(f"{t:>14}" for t in tools) + f" {'seconds':>8}",
+              flush=True)
+        for prog in programs:
+            cells, seconds = judge_row(prog, tools, runs, log_dir, notes, failing_tests)
+            findings += sum(c.endswith(" found") for c in cells)
+            no_verdict += sum(c.startswith("rc ") for c in cells)
+            print(f"{prog.name:52} " + " ".join(f"{c:>14}" for c in cells) + f" {seconds:>8.1f}",
+                  flush=True)
+    print(f"{len(programs)} programs x {len(tools)} tools in {time.time() - start:.0f} s "
+          f"({args.jobs} at once); racecheck excludes: "
+          + "; ".join(f"{k} ({v})" for k, v in RACECHECK_EXCLUDE.items()))
     for n in notes:
         print(f"  {n}")
     if failing_tests:
@@ -101,6 +109,28 @@ def main(argv: list[str]) -> int:
               f"(not sanitizer findings; ctest gives their verdict): " + ", ".join(failing_tests))
     print(f"findings: {findings} run(s); no verdict: {no_verdict}; logs in {log_dir}")
     return 1 if findings or no_verdict else 0
+
+
+def judge_row(prog: Path, tools: list[str], runs: dict, log_dir: Path, notes: list[str],
+              failing_tests: list[str]) -> tuple[list[str], float]:
+    """One program's cells and the seconds of its runs together, waiting for its runs; its logs
+    written, its findings noted."""
+    cells = []
+    total = 0.0
+    for tool in tools:
+        outcome, seconds = runs[(prog, tool)].result()
+        total += seconds
+        (log_dir / f"{prog.name}.{tool}.log").write_text(outcome.log)
+        cells.append({"findings": f"{outcome.findings} found",
+                      "did not finish": f"rc {outcome.returncode}"}.get(outcome.kind, outcome.kind))
+        if outcome.kind == "findings":
+            notes.append(f"{prog.name} [{tool}]: {outcome.first}")
+        elif outcome.kind == "did not finish":
+            notes.append(f"{prog.name} [{tool}]: no summary (exit {outcome.returncode}): "
+                         f"{outcome.first[-200:]}")
+        elif outcome.kind == "tests failed":
+            failing_tests.append(f"{prog.name} [{tool}]")
+    return cells, total
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
