@@ -147,8 +147,19 @@ function(course_add_test_folder lesson tree folder)
     endif()
     set(exe "${base}_${kind}")
     add_executable(${exe} ${${kind}_sources})
+    # The lesson's kernels for their CPU run (kit/cpu_runtime.hpp): a translation unit of their
+    # own, without GoogleTest, so an edit of exercise.cu recompiles them alone.
+    if(kind STREQUAL "cpu" AND EXISTS "${folder}/kernels_on_cpu.cpp")
+      target_sources(${exe} PRIVATE "${folder}/kernels_on_cpu.cpp")
+      set_source_files_properties("${folder}/kernels_on_cpu.cpp" TARGET_DIRECTORY ${exe}
+                                  PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON
+                                             SKIP_PRECOMPILE_HEADERS ON)
+    endif()
     if(kind STREQUAL "cpu")
       target_link_libraries(${exe} PRIVATE ${ARG_HEADERS} GTest::gtest_main)
+      # The lesson's kernels, compiled for their CPU run, hold `#pragma unroll`, which the host
+      # compiler does not know.
+      target_compile_options(${exe} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-unknown-pragmas>)
     else()
       target_link_libraries(${exe} PRIVATE ${ARG_LINK} kit_testing GTest::gtest_main)
     endif()
