@@ -120,6 +120,43 @@ inline std::string describe(const Request& r) {
   return s.str();
 }
 
+/// Two active lanes of `r` that ask one bank for different 32-bit words in the same phase (a
+/// bank conflict), in words: "lanes 0 and 16 (threads (0, 0) and (16, 0)) ask bank 0 for
+/// different words: tile elements (0, 0) and (1, 0)"; nothing when there are none.
+inline std::optional<std::string> conflicting_lanes(const Request& r) {
+  const int width = r.access.width > 0 ? r.access.width : 1;
+  const int phase_lanes = width <= 4 ? kWarpSize : width == 8 ? kWarpSize / 2 : kWarpSize / 4;
+  const unsigned bx = r.block_x ? r.block_x : 1u;
+  const auto thread = [&](int lane) {
+    const unsigned t = static_cast<unsigned>(r.warp * kWarpSize + lane);
+    return "(" + std::to_string(t % bx) + ", " + std::to_string(t / bx) + ")";
+  };
+  for (int a = 0; a < kWarpSize; ++a) {
+    if (!(r.access.mask >> a & 1u)) {
+      continue;
+    }
+    for (int b = a + 1; b < kWarpSize && b / phase_lanes == a / phase_lanes; ++b) {
+      if (!(r.access.mask >> b & 1u)) {
+        continue;
+      }
+      for (std::uint32_t wa = word_of(r.access.address[a]);
+           wa <= word_of(r.access.address[a] + static_cast<std::uint32_t>(width) - 1); ++wa) {
+        for (std::uint32_t wb = word_of(r.access.address[b]);
+             wb <= word_of(r.access.address[b] + static_cast<std::uint32_t>(width) - 1); ++wb) {
+          if (wa != wb && wa % kNumBanks == wb % kNumBanks) {
+            std::ostringstream s;
+            s << "lanes " << a << " and " << b << " (threads " << thread(a) << " and " << thread(b)
+              << ") ask bank " << wa % kNumBanks << " for different words: tile elements ("
+              << r.row[a] << ", " << r.col[a] << ") and (" << r.row[b] << ", " << r.col[b] << ")";
+            return s.str();
+          }
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 /// What one CPU run of a kernel (or of a function that launches kernels) did.
 struct KernelRun {
   std::vector<Request> requests;     ///< Every warp request of every block, in order.
@@ -155,7 +192,9 @@ struct KernelRun {
         return describe(r) + ": not a valid request (" + to_string(b.error) + ")";
       }
       if (b.wavefronts > b.ideal) {
-        return describe(r) + ": more wavefronts than the ideal of its width (a bank conflict)";
+        const auto lanes = conflicting_lanes(r);
+        return describe(r) + ": more wavefronts than the ideal of its width (a bank conflict" +
+               (lanes ? ": " + *lanes : std::string()) + ")";
       }
     }
     return std::nullopt;

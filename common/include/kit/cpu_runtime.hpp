@@ -305,6 +305,12 @@ private:
     std::uint32_t byte = 0;
     SharedOp op = SharedOp::load;
   };
+  struct Unwritten { // a read of a byte no thread had stored, judged at the next barrier
+    int thread = 0, site = 0;
+    TileRecord* tile = nullptr;
+    std::size_t byte = 0;
+    int row = 0, col = 0;
+  };
   struct Fault {
     const void* address = nullptr;
     bool write = false;
@@ -415,11 +421,6 @@ private:
     std::fill(t.shadow.begin(), t.shadow.end(), ByteShadow{});
   }
 
-  std::string element(const TileRecord& t, std::size_t byte) const {
-    (void)t;
-    return "byte " + std::to_string(byte);
-  }
-
   void check_bytes(TileRecord& t, SharedOp op, std::size_t byte, int width, int row, int col,
                    int site) {
     bool reported = false;
@@ -443,14 +444,8 @@ private:
       ByteShadow& s = t.shadow[b];
       if (op == SharedOp::load) {
         if (!s.written) {
-          if (!reported) {
-            reported = true;
-            std::ostringstream m;
-            m << "uninitialised shared read: " << me().describe() << " reads tile element (" << row
-              << ", " << col << ") of " << t.name << " at " << sites_[site].describe()
-              << ", which no thread of the block has written";
-            report(m.str());
-          }
+          // Judged at the next barrier: a store by another thread before it makes this a race.
+          unwritten_.push_back(Unwritten{current_, site, &t, b, row, col});
         } else if (s.write_epoch == epoch_ && s.writer != current_) {
           race("read after write", s.writer, s.write_site);
         }
@@ -482,10 +477,31 @@ private:
     }
   }
 
+  /// The reads of bytes no thread had stored, at the end of an epoch: a byte another thread
+  /// stored later in the same epoch was a race (reported at that store); the others read
+  /// memory no thread of the block ever wrote before them.
+  void judge_unwritten() {
+    int last_thread = -1;
+    for (const Unwritten& u : unwritten_) {
+      const ByteShadow& s = u.tile->shadow[u.byte];
+      if ((s.written && s.write_epoch == epoch_) || u.thread == last_thread) {
+        continue;
+      }
+      last_thread = u.thread;
+      std::ostringstream m;
+      m << "uninitialised shared read: " << id_of(u.thread).describe() << " reads tile element ("
+        << u.row << ", " << u.col << ") of " << u.tile->name << " at " << sites_[u.site].describe()
+        << ", which no thread of the block has written before it";
+      report(m.str());
+    }
+    unwritten_.clear();
+  }
+
   void run_block(dim3 block, int threads) {
     block_idx_ = block;
     block_idx = block;
     epoch_ = 0;
+    unwritten_.clear();
     accesses_.clear();
     nth_.clear();
     for (TileRecord& t : tiles_) {
@@ -539,6 +555,7 @@ private:
         }
       }
       if (first_waiting < 0) {
+        judge_unwritten();
         break; // every thread finished
       }
       const Fiber& w = fibers_[static_cast<std::size_t>(first_waiting)];
@@ -558,6 +575,7 @@ private:
                sites_[fibers_[static_cast<std::size_t>(other_barrier)].barrier].describe() +
                " (every thread of a block must reach the same __syncthreads())");
       }
+      judge_unwritten();
       for (Fiber& f : fibers_) {
         f.state = State::ready;
       }
@@ -650,6 +668,7 @@ private:
   int launches_ = 0;
   int dropped_ = 0;
   std::vector<Access> accesses_;
+  std::vector<Unwritten> unwritten_;
   std::map<std::tuple<int, int, int>, int> nth_;
   std::vector<Request> requests_;
   std::vector<std::string> findings_;
