@@ -43,6 +43,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -165,9 +166,25 @@ public:
     t.elem = elem;
     t.name = "the tile declared at " + base_name(file) + ":" + std::to_string(line);
     t.shadow.assign(size, ByteShadow{});
+    for (const TileRecord& other : tiles_) {
+      if (other.name == t.name && in_kernel_ && redeclared_.insert(t.name).second) {
+        report(me().describe() + " declares " + t.name +
+               " again: a tile declared without KIT_SHARED is one private tile per thread, "
+               "not shared memory; declare it as `KIT_SHARED kit::SharedTile<Layout> tile;`");
+        break;
+      }
+    }
     tiles_.push_back(std::move(t));
     reset_tile(tiles_.back());
     return static_cast<int>(tiles_.size()) - 1;
+  }
+
+  /// Forgets a tile's storage (its object is gone); its index stays taken.
+  void remove_tile(int id) {
+    TileRecord& t = tiles_[static_cast<std::size_t>(id)];
+    t.bytes = nullptr;
+    t.size = 0;
+    t.shadow.clear();
   }
 
   /// Registers a global buffer.
@@ -275,6 +292,7 @@ public:
   /// Forgets the recording and the findings: a new run starts.
   void start_recording() {
     requests_.clear();
+    redeclared_.clear();
     findings_.clear();
     dropped_ = 0;
     launches_ = 0;
@@ -417,6 +435,9 @@ private:
   }
 
   void reset_tile(TileRecord& t) {
+    if (t.bytes == nullptr) {
+      return;
+    }
     std::memset(t.bytes, 0xff, t.size); // poison: a float reads NaN, a half NaN
     std::fill(t.shadow.begin(), t.shadow.end(), ByteShadow{});
   }
@@ -669,6 +690,7 @@ private:
   int dropped_ = 0;
   std::vector<Access> accesses_;
   std::vector<Unwritten> unwritten_;
+  std::set<std::string> redeclared_;
   std::map<std::tuple<int, int, int>, int> nth_;
   std::vector<Request> requests_;
   std::vector<std::string> findings_;

@@ -113,6 +113,7 @@ public:
   explicit SharedTile(const char* file = __builtin_FILE(), int line = __builtin_LINE())
       : id_(cpu_runtime::Runtime::get().add_tile(bytes_, sizeof(bytes_), Layout::kRows,
                                                  Layout::kCols, sizeof(T), file, line)) {}
+  ~SharedTile() { cpu_runtime::Runtime::get().remove_tile(id_); }
   SharedTile(const SharedTile&) = delete;
   SharedTile& operator=(const SharedTile&) = delete;
 
