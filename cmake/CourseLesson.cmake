@@ -27,7 +27,9 @@
 # one ctest test, `<tree>/lesson03/<Suite>.<Name>`, labelled from the file's name
 # <kind>_<role>_<what>_test.cpp: <kind> is cpu, gpu or perf (perf tests are GPU timing tests:
 # labels gpu;perf) and <role> is exercise (must fail on the starter, pass on the solution) or
-# guard (must pass on both). Every test also carries the lesson label (lesson03) and the tree
+# guard (must pass on both); a cpu file named *_kernel_test.cpp runs the lesson's kernels on the
+# CPU (tests/NN_topic/kernels_on_cpu.cpp, compiled into the CPU programs) and adds the label
+# cpu-kernel. Every test also carries the lesson label (lesson03) and the tree
 # label (student or solution). GPU tests hold the `gpu` resource lock, so `ctest -j` never
 # times or profiles two of them at once.
 
@@ -178,6 +180,12 @@ function(course_add_test_folder lesson tree folder)
     endif()
   endforeach()
 
+  # A GPU test may run the CPU test program of its tree (kit/testing_cpu_run.hpp: the CPU run
+  # of the kernels held to the counters).
+  if(TARGET ${base}_gpu AND TARGET ${base}_cpu)
+    add_dependencies(${base}_gpu ${base}_cpu)
+  endif()
+
   foreach(source IN LISTS test_sources)
     get_filename_component(stem "${source}" NAME_WE)
     string(REGEX MATCH "^(cpu|gpu|perf)_((exercise|guard)_)?" _ "${stem}")
@@ -189,6 +197,10 @@ function(course_add_test_folder lesson tree folder)
     if(kind STREQUAL "cpu")
       set(exe "${base}_cpu")
       list(APPEND labels cpu)
+      # cpu_*_kernel_test.cpp: the lesson's kernels run on the CPU (kit/cpu_runtime.hpp).
+      if(stem MATCHES "_kernel_test$")
+        list(APPEND labels cpu-kernel)
+      endif()
       set(props TIMEOUT ${COURSE_CPU_TEST_TIMEOUT})
     else()
       set(exe "${base}_gpu")

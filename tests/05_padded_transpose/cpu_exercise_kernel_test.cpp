@@ -24,8 +24,7 @@ namespace {
 
 using lesson05::testing::Shape;
 
-/// Ragged tiles on both edges, one ragged tile each way, and full tiles only.
-const Shape kKernelShapes[] = {{70, 45}, {33, 31}, {64, 96}};
+using lesson05::testing::kKernelShapes;
 
 /// The trace of transpose_tile_kernel<Tile> on a rows x cols matrix, entry by entry (each
 /// with the lane offsets it stands for).
@@ -58,6 +57,7 @@ void expect_kernel_on_cpu(const char* name, lesson05::MatrixOp op, bool conflict
     in.assign(values);
     const kit::cpu::KernelRun run =
         kit::cpu::record([&] { op(in.get(), out.get(), s.rows, s.cols, nullptr); });
+    kit::cpu::log_counts(name, s.rows, s.cols, run);
     ASSERT_TRUE(run.findings.empty()) << "the CPU run of your kernel found:\n"
                                       << run.findings_text();
     const std::vector<float> result = out.to_vector();

@@ -65,6 +65,7 @@ inline void expect_kernel_on_cpu(const char* name, HalfMatrixOp op, bool pairs,
     in.assign(values);
     const kit::cpu::KernelRun run =
         kit::cpu::record([&] { op(in.get(), out.get(), s.rows, s.cols, nullptr); });
+    kit::cpu::log_counts(name, s.rows, s.cols, run);
     ASSERT_TRUE(run.findings.empty()) << "the CPU run of the kernel found:\n"
                                       << run.findings_text();
     const std::vector<__half> result = out.to_vector();

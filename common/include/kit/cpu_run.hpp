@@ -15,7 +15,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -213,6 +215,23 @@ KernelRun record(Fn&& fn) {
   run.launches = rt.launches();
   rt.start_recording();
   return run;
+}
+
+/// The variable that names a file where log_counts() appends what each CPU run recorded (the
+/// GPU test that holds the recording to the hardware counters sets it: kit/testing_cpu_run.hpp).
+inline constexpr const char* kCountsFileVariable = "KIT_CPU_COUNTS_OUT";
+
+/// Appends one line `<kernel> <rows> <cols> <load requests> <load wavefronts> <store requests>
+/// <store wavefronts>` for `run` to the file $KIT_CPU_COUNTS_OUT, when it is set.
+inline void log_counts(const std::string& kernel, int rows, int cols, const KernelRun& run) {
+  const char* path = std::getenv(kCountsFileVariable);
+  if (path == nullptr || *path == '\0') {
+    return;
+  }
+  const SharedCounts c = run.trace().expected();
+  std::ofstream out(path, std::ios::app);
+  out << kernel << " " << rows << " " << cols << " " << c.load_requests << " " << c.load_wavefronts
+      << " " << c.store_requests << " " << c.store_wavefronts << "\n";
 }
 
 /// Compares the recorded requests with `expected` (a trace built entry by entry, not
