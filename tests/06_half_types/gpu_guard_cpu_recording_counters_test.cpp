@@ -1,6 +1,6 @@
 // The CPU run of the lesson's kernels held to the hardware: for transpose_half and
 // transpose_half2 on every shape the CPU tests run them on, the shared requests and wavefronts
-// the CPU run recorded (the lesson's CPU test program of this tree, run from here) equal the
+// the CPU run recorded (the lesson's CPU kernel test program of this tree, run from here) equal the
 // GPU's counters for the same launch.
 #include <gtest/gtest.h>
 

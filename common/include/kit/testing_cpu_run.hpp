@@ -1,8 +1,8 @@
 /// @file testing_cpu_run.hpp
 /// @brief For GPU tests: what the CPU run of the same kernels recorded (kit/cpu_run.hpp), read
-/// from the lesson's CPU test program of this tree, so that the GPU test can hold it to the
+/// from the lesson's CPU kernel test program of this tree, so that the GPU test can hold it to the
 /// hardware counters launch for launch. One program cannot hold both the nvcc and the host
-/// compiler's definition of a kernel: the GPU test runs the CPU test program, which writes a
+/// compiler's definition of a kernel: the GPU test runs the CPU kernel test program, which writes a
 /// line per run (kit::cpu::log_counts) to the file it is given.
 #pragma once
 
@@ -28,8 +28,8 @@ struct CpuRecorded {
   SharedCounts counts; ///< What the CPU run recorded (the bank model's wavefronts).
 };
 
-/// Runs `<this program's folder>/<lesson>_<tree>_cpu --gtest_filter=<filter>` (the lesson's CPU
-/// test program of the same tree, built beside this one) with KIT_CPU_COUNTS_OUT set, and returns
+/// Runs `<this program's folder>/<lesson>_<tree>_cpu_kernel --gtest_filter=<filter>` (the
+/// lesson's CPU kernel test program of the same tree, built beside this one) with KIT_CPU_COUNTS_OUT set, and returns
 /// the runs it logged. On a failure to run it, returns nothing and says why in `error`. (The CPU
 /// tests' own verdicts do not matter here: a starter's kernel is logged too.)
 inline std::vector<CpuRecorded> cpu_recorded_counts(const std::string& lesson,
@@ -44,7 +44,7 @@ inline std::vector<CpuRecorded> cpu_recorded_counts(const std::string& lesson,
   }
   std::string dir(self, static_cast<std::size_t>(n));
   dir = dir.substr(0, dir.rfind('/'));
-  const std::string program = dir + "/" + lesson + "_" + tree + "_cpu";
+  const std::string program = dir + "/" + lesson + "_" + tree + "_cpu_kernel";
   if (access(program.c_str(), X_OK) != 0) {
     *error =
         program + " is not built: build the lesson's CPU tests too (target " + lesson + "-cpu)";

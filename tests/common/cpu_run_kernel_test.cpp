@@ -104,7 +104,7 @@ TEST(CpuRun, RacesAreJudgedByTheByte) {
   EXPECT_TRUE(
       holds(racy.findings[0], {"shared-memory race (write after write) on tile element (0, 0)",
                                "thread (1, 0) of block (0, 0)", "thread (0, 0) of block (0, 0)",
-                               "cpu_kernel_run_test.cpp:"}));
+                               "cpu_run_kernel_test.cpp:"}));
 }
 
 // No barrier between lane x's store and lane (x + 1)'s load of the same element.
@@ -204,7 +204,7 @@ TEST(CpuRun, ABarrierNotEveryThreadReachesIsNamed) {
   ASSERT_FALSE(run.findings.empty());
   EXPECT_TRUE(holds(run.findings[0],
                     {"barrier not reached by every thread: thread (0, 0)",
-                     "waits at __syncthreads() at cpu_kernel_run_test.cpp:",
+                     "waits at __syncthreads() at cpu_run_kernel_test.cpp:",
                      "thread (16, 0) of block (0, 0)", "finished the kernel without reaching it"}));
 }
 
