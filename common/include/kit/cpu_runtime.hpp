@@ -325,7 +325,7 @@ private:
   };
   struct Unwritten { // a read of a byte no thread had stored, judged at the next barrier
     int thread = 0, site = 0;
-    TileRecord* tile = nullptr;
+    int tile = 0; // an index: tiles_ grows when a kernel first declares a tile
     std::size_t byte = 0;
     int row = 0, col = 0;
   };
@@ -466,7 +466,7 @@ private:
       if (op == SharedOp::load) {
         if (!s.written) {
           // Judged at the next barrier: a store by another thread before it makes this a race.
-          unwritten_.push_back(Unwritten{current_, site, &t, b, row, col});
+          unwritten_.push_back(Unwritten{current_, site, tile_index(t), b, row, col});
         } else if (s.write_epoch == epoch_ && s.writer != current_) {
           race("read after write", s.writer, s.write_site);
         }
@@ -501,17 +501,25 @@ private:
   /// The reads of bytes no thread had stored, at the end of an epoch: a byte another thread
   /// stored later in the same epoch was a race (reported at that store); the others read
   /// memory no thread of the block ever wrote before them.
+  int tile_index(const TileRecord& t) const {
+    return static_cast<int>(&t - tiles_.data());
+  }
+
   void judge_unwritten() {
     int last_thread = -1;
     for (const Unwritten& u : unwritten_) {
-      const ByteShadow& s = u.tile->shadow[u.byte];
+      const TileRecord& t = tiles_[static_cast<std::size_t>(u.tile)];
+      if (u.byte >= t.shadow.size()) {
+        continue;
+      }
+      const ByteShadow& s = t.shadow[u.byte];
       if ((s.written && s.write_epoch == epoch_) || u.thread == last_thread) {
         continue;
       }
       last_thread = u.thread;
       std::ostringstream m;
       m << "uninitialised shared read: " << id_of(u.thread).describe() << " reads tile element ("
-        << u.row << ", " << u.col << ") of " << u.tile->name << " at " << sites_[u.site].describe()
+        << u.row << ", " << u.col << ") of " << t.name << " at " << sites_[u.site].describe()
         << ", which no thread of the block has written before it";
       report(m.str());
     }
@@ -705,6 +713,9 @@ private:
 #define blockIdx (::kit::cpu_runtime::Runtime::get().block_idx)
 #define blockDim (::kit::cpu_runtime::Runtime::get().block_dim)
 #define gridDim (::kit::cpu_runtime::Runtime::get().grid_dim)
+
+/// Threads in a warp.
+inline constexpr int warpSize = ::kit::kWarpSize;
 
 /// A block-wide barrier: the fiber waits until every thread of the block reaches one.
 inline void __syncthreads(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {

@@ -7,6 +7,9 @@ The build configured here is a small one: a copy of the course with lessons 05 a
 solutions tree only, no GPU test program. Each mistake is written into the copy's exercise.cu,
 the lesson's CPU test program rebuilt, the kernel tests run, and the file put back.
 
+And a plain `__shared__` array, compiled for the CPU run, is a compile error that names the
+kit's type (`KIT_SHARED kit::SharedTile<Layout>`).
+
 This file holds pieces of the reference solutions, so a student's repository leaves it out
 (make_student_repo.LEFT_OUT).
 """
@@ -142,6 +145,28 @@ class MistakesInsideTheKernels(unittest.TestCase):
                 self.assertRegex(run.stdout, r"\[  FAILED  \] KernelOnCpu\.")
                 for pattern in patterns:
                     self.assertRegex(run.stdout, pattern, f"{what}: the message does not name it")
+
+
+@unittest.skipUnless(shutil.which("c++") and Path("/usr/local/cuda/include/cuda_fp16.h").exists()
+                     or os.environ.get("CUDA_HOME"), "needs a host compiler and the CUDA headers")
+class PlainSharedArray(unittest.TestCase):
+    def test_a_plain_shared_array_is_a_compile_error_naming_the_kit_type(self):
+        cuda = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "include"
+        source = ('#include "kit/launch.hpp"\n#include "kit/shared_tile.hpp"\n'
+                  "__global__ void k(float* out) {\n"
+                  "  __shared__ float tile[32];\n"
+                  "  tile[threadIdx.x] = 1.0f;\n"
+                  "  out[threadIdx.x] = tile[threadIdx.x];\n"
+                  "}\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "plain.cpp"
+            path.write_text(source)
+            proc = subprocess.run([shutil.which("c++") or "c++", "-std=c++17", "-fsyntax-only",
+                                   f"-I{ROOT / 'common' / 'include'}", f"-isystem{cuda}", str(path)],
+                                  capture_output=True, text=True, timeout=120)
+        self.assertNotEqual(proc.returncode, 0, "a plain __shared__ array compiled for the CPU")
+        self.assertIn("KIT_SHARED kit::SharedTile<Layout> tile;", proc.stderr)
+        self.assertIn("plain.cpp:4", proc.stderr)
 
 
 if __name__ == "__main__":
