@@ -21,7 +21,9 @@
 /// What it cannot do: time anything, model the GPU's reconvergence (a lane that skips an access
 /// in one iteration and not in another is grouped with the wrong request: keep `if`s around whole
 /// accesses, loop bounds warp-uniform), tell two shared accesses of one kind on one source line
-/// apart (write one per line), or run warp shuffles, atomics, ldmatrix or TMA (GPU only).
+/// apart (write one per line), let a thread wait for another except at `__syncthreads()` (a
+/// spin loop never yields: the test times out), or run warp shuffles, `__syncwarp`, atomics,
+/// ldmatrix or TMA (GPU only).
 ///
 /// You do not include this file: kit/shared_tile.hpp and kit/launch.hpp include it in a host
 /// build. Tests use kit/cpu_run.hpp.
@@ -106,11 +108,13 @@ struct Request {
 
 /// Shadow state of one byte of a tile, for the race and uninitialised-read checks.
 struct ByteShadow {
-  int writer = -1, write_epoch = -1, write_site = -1; ///< Last store: thread, epoch, site.
-  int reader[2] = {-1, -1};                           ///< Two distinct readers this epoch.
-  int read_site[2] = {-1, -1};                        ///< Their sites.
-  int read_epoch = -1;                                ///< The epoch of those reads.
-  bool written = false;                               ///< Some thread of the block stored it.
+  int writer = -1;             ///< The thread of the last store.
+  int write_epoch = -1;        ///< Its epoch (barriers the block passed before it).
+  int write_site = -1;         ///< Its source line.
+  int reader[2] = {-1, -1};    ///< Two distinct readers this epoch.
+  int read_site[2] = {-1, -1}; ///< Their sites.
+  int read_epoch = -1;         ///< The epoch of those reads.
+  bool written = false;        ///< Some thread of the block stored it.
 };
 
 /// A tile a kernel declared: its storage lives as long as the tile object, one per
@@ -118,7 +122,8 @@ struct ByteShadow {
 struct TileRecord {
   unsigned char* bytes = nullptr; ///< The storage.
   std::size_t size = 0;           ///< Bytes.
-  int rows = 0, cols = 0;         ///< The layout's extents.
+  int rows = 0;                   ///< The layout's rows.
+  int cols = 0;                   ///< The layout's columns.
   std::size_t elem = 0;           ///< Bytes of one element.
   std::string name;               ///< "the tile of exercise.cu:21".
   std::vector<ByteShadow> shadow; ///< One per byte.
@@ -201,8 +206,10 @@ public:
 
   // ---- what a kernel calls -----------------------------------------------------------------
 
-  /// The running thread's blockIdx, threadIdx, blockDim and gridDim.
-  dim3 block_idx, thread_idx, block_dim, grid_dim;
+  dim3 block_idx;  ///< The running block's blockIdx.
+  dim3 thread_idx; ///< The running thread's threadIdx.
+  dim3 block_dim;  ///< The launch's blockDim.
+  dim3 grid_dim;   ///< The launch's gridDim.
 
   /// A barrier: the thread waits until every thread of the block reaches one.
   void barrier(const char* file, int line) {
@@ -363,7 +370,10 @@ private:
     struct sigaction old_bus_ {};
   };
 
-  Runtime() : signal_stack_(64 * 1024) {}
+  /// Bytes of the stack the fault handler runs on.
+  static constexpr std::size_t kSignalStackBytes = 64 * 1024;
+
+  Runtime() : signal_stack_(kSignalStackBytes) {}
 
   static void on_fault(int sig, siginfo_t* info, void* context) {
     Runtime& r = get();
@@ -708,10 +718,13 @@ private:
 
 // ---- what CUDA provides a kernel, on the host ----------------------------------------------
 
-/// The running thread's indices and the launch's shape.
+/// The running thread's index in its block.
 #define threadIdx (::kit::cpu_runtime::Runtime::get().thread_idx)
+/// The running block's index in the grid.
 #define blockIdx (::kit::cpu_runtime::Runtime::get().block_idx)
+/// The launch's block shape.
 #define blockDim (::kit::cpu_runtime::Runtime::get().block_dim)
+/// The launch's grid shape.
 #define gridDim (::kit::cpu_runtime::Runtime::get().grid_dim)
 
 /// Threads in a warp.
@@ -725,8 +738,10 @@ inline void __syncthreads(const char* file = __builtin_FILE(), int line = __buil
 // The CUDA headers leave __launch_bounds__ undefined for the host compiler, and __shared__
 // empty: a plain __shared__ array would be one private copy per thread, unrecorded.
 #undef __launch_bounds__
+/// Nothing on the host: occupancy is the GPU's.
 #define __launch_bounds__(...)
 #undef __shared__
+/// A compile error that names the kit's type for shared memory.
 #define __shared__                                                                                 \
   static_assert(false, "in the CPU run, shared memory is declared as "                             \
                        "`KIT_SHARED kit::SharedTile<Layout> tile;` (kit/shared_tile.hpp), not as " \
