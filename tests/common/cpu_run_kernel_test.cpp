@@ -208,6 +208,29 @@ TEST(CpuRun, ABarrierNotEveryThreadReachesIsNamed) {
                      "thread (16, 0) of block (0, 0)", "finished the kernel without reaching it"}));
 }
 
+// One kernel template, two tiles: each instantiation has its own.
+template <class Tile>
+__global__ void copy_through(float* out) {
+  KIT_SHARED kit::SharedTile<Tile> tile;
+  const int x = static_cast<int>(threadIdx.x);
+  tile(0, x) = static_cast<float>(x);
+  __syncthreads();
+  out[x] = tile(0, (x + 1) % 32);
+}
+
+TEST(CpuRun, EachInstantiationOfAKernelHasItsOwnTile) {
+  kit::cpu::GuardedBuffer<float> out(32, "out");
+  for (int round = 0; round < 2; ++round) {
+    const kit::cpu::KernelRun a = kit::cpu::record(
+        [&] { kit::launch(copy_through<Row>, dim3(2), dim3(32), nullptr, out.get()); });
+    EXPECT_TRUE(a.findings.empty()) << a.findings_text();
+    const kit::cpu::KernelRun b = kit::cpu::record(
+        [&] { kit::launch(copy_through<Square>, dim3(2), dim3(32), nullptr, out.get()); });
+    EXPECT_TRUE(b.findings.empty()) << b.findings_text();
+    EXPECT_EQ(out.to_vector()[0], 1.0f);
+  }
+}
+
 // The tile is declared without KIT_SHARED: one private tile per thread.
 __global__ void private_tile(float* out) {
   kit::SharedTile<Square> tile;

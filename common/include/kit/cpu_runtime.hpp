@@ -160,9 +160,11 @@ public:
 
   // ---- the tiles and buffers ------------------------------------------------------------
 
-  /// Registers a tile's storage; returns its index.
+  /// Registers a tile's storage; returns its index. `kind` names the tile's type: a
+  /// declaration (file, line, kind) constructed twice in one block is a tile declared without
+  /// KIT_SHARED (one per thread), which is reported.
   int add_tile(unsigned char* bytes, std::size_t size, int rows, int cols, std::size_t elem,
-               const char* file, int line) {
+               const char* file, int line, const char* kind) {
     TileRecord t;
     t.bytes = bytes;
     t.size = size;
@@ -171,13 +173,11 @@ public:
     t.elem = elem;
     t.name = "the tile declared at " + base_name(file) + ":" + std::to_string(line);
     t.shadow.assign(size, ByteShadow{});
-    for (const TileRecord& other : tiles_) {
-      if (other.name == t.name && in_kernel_ && redeclared_.insert(t.name).second) {
-        report(me().describe() + " declares " + t.name +
-               " again: a tile declared without KIT_SHARED is one private tile per thread, "
-               "not shared memory; declare it as `KIT_SHARED kit::SharedTile<Layout> tile;`");
-        break;
-      }
+    if (in_kernel_ && !declared_in_block_.emplace(t.name, kind).second &&
+        redeclared_.insert(t.name).second) {
+      report(me().describe() + " declares " + t.name +
+             " again: a tile declared without KIT_SHARED is one private tile per thread, "
+             "not shared memory; declare it as `KIT_SHARED kit::SharedTile<Layout> tile;`");
     }
     tiles_.push_back(std::move(t));
     reset_tile(tiles_.back());
@@ -541,6 +541,7 @@ private:
     block_idx = block;
     epoch_ = 0;
     unwritten_.clear();
+    declared_in_block_.clear();
     accesses_.clear();
     nth_.clear();
     for (TileRecord& t : tiles_) {
@@ -709,6 +710,7 @@ private:
   std::vector<Access> accesses_;
   std::vector<Unwritten> unwritten_;
   std::set<std::string> redeclared_;
+  std::set<std::pair<std::string, std::string>> declared_in_block_;
   std::map<std::tuple<int, int, int>, int> nth_;
   std::vector<Request> requests_;
   std::vector<std::string> findings_;

@@ -112,7 +112,8 @@ public:
   /// Registers the tile's storage with the CPU run (once: the tile is a static local).
   explicit SharedTile(const char* file = __builtin_FILE(), int line = __builtin_LINE())
       : id_(cpu_runtime::Runtime::get().add_tile(bytes_, sizeof(bytes_), Layout::kRows,
-                                                 Layout::kCols, sizeof(T), file, line)) {}
+                                                 Layout::kCols, sizeof(T), file, line,
+                                                 __PRETTY_FUNCTION__)) {}
   ~SharedTile() { cpu_runtime::Runtime::get().remove_tile(id_); }
   SharedTile(const SharedTile&) = delete;
   SharedTile& operator=(const SharedTile&) = delete;

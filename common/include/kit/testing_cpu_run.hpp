@@ -29,9 +29,10 @@ struct CpuRecorded {
 };
 
 /// Runs `<this program's folder>/<lesson>_<tree>_cpu_kernel --gtest_filter=<filter>` (the
-/// lesson's CPU kernel test program of the same tree, built beside this one) with KIT_CPU_COUNTS_OUT set, and returns
-/// the runs it logged. On a failure to run it, returns nothing and says why in `error`. (The CPU
-/// tests' own verdicts do not matter here: a starter's kernel is logged too.)
+/// lesson's CPU kernel test program of the same tree, built beside this one) with
+/// KIT_CPU_COUNTS_OUT set, and returns the runs it logged. On a failure to run it, returns nothing
+/// and says why in `error`. (The CPU tests' own verdicts do not matter here: a starter's kernel is
+/// logged too.)
 inline std::vector<CpuRecorded> cpu_recorded_counts(const std::string& lesson,
                                                     const std::string& tree,
                                                     const std::string& filter, std::string* error) {

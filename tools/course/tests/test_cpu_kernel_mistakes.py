@@ -111,13 +111,15 @@ class MistakesInsideTheKernels(unittest.TestCase):
     def run_kernel_tests(self, lesson: str, gtest_filter: str) -> subprocess.CompletedProcess:
         self.assertEqual(self.configure.returncode, 0,
                          self.configure.stdout[-3000:] + self.configure.stderr[-3000:])
-        target = f"lesson{lesson[:2]}_solution_cpu"
+        target = f"lesson{lesson[:2]}_solution_cpu_kernel"
         build = subprocess.run([self.cmake, "--build", str(self.build), "--target", target],
                                env=self.env, capture_output=True, text=True, timeout=600)
         self.assertEqual(build.returncode, 0, build.stdout[-3000:] + build.stderr[-3000:])
         program = self.build / "tests" / "solution" / target
-        return subprocess.run([str(program), f"--gtest_filter={gtest_filter}"],
-                              capture_output=True, text=True, timeout=120)
+        run = subprocess.run([str(program), f"--gtest_filter={gtest_filter}"],
+                             capture_output=True, text=True, timeout=120)
+        self.assertNotIn("Running 0 tests", run.stdout, f"{target}: no test matches {gtest_filter}")
+        return run
 
     def test_the_reference_kernels_pass(self):
         for lesson in LESSONS:
