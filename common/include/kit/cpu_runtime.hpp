@@ -657,11 +657,12 @@ private:
   }
 
   void collect_requests(dim3 block) {
-    std::map<std::tuple<int, int, int, int, int>, std::size_t> index; // warp, site, op, nth, tile
-    const std::size_t first = requests_.size();
+    std::map<std::tuple<int, int, int, int, int, int>, std::size_t>
+        index; // warp, site, op, width, nth, tile
     for (const Access& a : accesses_) {
       const int warp = a.thread / kWarpSize, lane = a.thread % kWarpSize;
-      const auto key = std::make_tuple(warp, a.site, static_cast<int>(a.op), a.nth, a.tile);
+      const auto key =
+          std::make_tuple(warp, a.site, static_cast<int>(a.op), a.width, a.nth, a.tile);
       auto it = index.find(key);
       if (it == index.end()) {
         Request r;
@@ -682,11 +683,7 @@ private:
       r.access.address[lane] = a.byte;
       r.row[lane] = a.row;
       r.col[lane] = a.col;
-      if (r.access.width != a.width) {
-        r.access.width = a.width; // mixed widths: the model reports it invalid below
-      }
     }
-    (void)first;
   }
 
   std::vector<TileRecord> tiles_;
