@@ -1,7 +1,8 @@
 // The CPU run of the lesson's kernels held to the hardware: for every kernel of the lesson and
 // every shape its CPU tests run it on, the shared requests and wavefronts the CPU run recorded
-// (the lesson's CPU kernel test program of this tree, run from here) equal the GPU's counters for the
-// same launch. This is what makes the CPU tests' verdict on a kernel's conflicts worth trusting.
+// (the lesson's CPU kernel test program of this tree, run from here) equal the GPU's counters for
+// the same launch. This is what makes the CPU tests' verdict on a kernel's conflicts worth
+// trusting.
 #include <gtest/gtest.h>
 
 #include <map>
