@@ -25,8 +25,9 @@
 /// spin loop never yields: the test times out), or run warp shuffles, `__syncwarp`, atomics,
 /// ldmatrix or TMA (GPU only).
 ///
-/// You do not include this file: kit/shared_tile.hpp and kit/launch.hpp include it in a host
-/// build. Tests use kit/cpu_run.hpp.
+/// You do not include this file: kit/shared_tile.hpp and kit/launch.hpp include it (through
+/// kit/cpu_cuda.hpp, what CUDA gives a kernel, on the host) in a host build. Tests use
+/// kit/cpu_run.hpp.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -714,34 +715,3 @@ private:
 };
 
 } // namespace kit::cpu_runtime
-
-// ---- what CUDA provides a kernel, on the host ----------------------------------------------
-
-/// The running thread's index in its block.
-#define threadIdx (::kit::cpu_runtime::Runtime::get().thread_idx)
-/// The running block's index in the grid.
-#define blockIdx (::kit::cpu_runtime::Runtime::get().block_idx)
-/// The launch's block shape.
-#define blockDim (::kit::cpu_runtime::Runtime::get().block_dim)
-/// The launch's grid shape.
-#define gridDim (::kit::cpu_runtime::Runtime::get().grid_dim)
-
-/// Threads in a warp.
-inline constexpr int warpSize = ::kit::kWarpSize;
-
-/// A block-wide barrier: the fiber waits until every thread of the block reaches one.
-inline void __syncthreads(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  ::kit::cpu_runtime::Runtime::get().barrier(file, line);
-}
-
-// The CUDA headers leave __launch_bounds__ undefined for the host compiler, and __shared__
-// empty: a plain __shared__ array would be one private copy per thread, unrecorded.
-#undef __launch_bounds__
-/// Nothing on the host: occupancy is the GPU's.
-#define __launch_bounds__(...)
-#undef __shared__
-/// A compile error that names the kit's type for shared memory.
-#define __shared__                                                                                 \
-  static_assert(false, "in the CPU run, shared memory is declared as "                             \
-                       "`KIT_SHARED kit::SharedTile<Layout> tile;` (kit/shared_tile.hpp), not as " \
-                       "a __shared__ array, so that every access is recorded and checked");

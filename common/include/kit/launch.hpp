@@ -26,6 +26,7 @@ void launch(Kernel kernel, dim3 grid, dim3 block, cudaStream_t stream, Args... a
 
 #include <functional>
 
+#include "kit/cpu_cuda.hpp"
 #include "kit/cpu_runtime.hpp"
 
 namespace kit {

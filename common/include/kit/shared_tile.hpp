@@ -56,6 +56,7 @@ private:
 
 #include <cstring>
 
+#include "kit/cpu_cuda.hpp"
 #include "kit/cpu_runtime.hpp"
 
 /// Declares a shared tile: in the CPU run, one storage for every thread of the running block
