@@ -158,11 +158,17 @@ function(course_add_test_folder lesson tree folder)
     # The lesson's kernels for their CPU run (kit/cpu_runtime.hpp): a translation unit of their
     # own, without GoogleTest, so an edit of exercise.cu recompiles them alone; in a program of
     # their own, so a kernel the host compiler refuses leaves the other CPU tests running.
-    if(kind STREQUAL "cpu_kernel" AND EXISTS "${folder}/kernels_on_cpu.cpp")
-      target_sources(${exe} PRIVATE "${folder}/kernels_on_cpu.cpp")
+    # (A folder of hidden tests uses the lesson's own, tests/NN_topic/kernels_on_cpu.cpp.)
+    get_filename_component(folder_name "${folder}" NAME)
+    set(kernels "${folder}/kernels_on_cpu.cpp")
+    if(NOT EXISTS "${kernels}")
+      set(kernels "${PROJECT_SOURCE_DIR}/tests/${folder_name}/kernels_on_cpu.cpp")
+    endif()
+    if(kind STREQUAL "cpu_kernel" AND EXISTS "${kernels}")
+      target_sources(${exe} PRIVATE "${kernels}")
       # -O1: a third less compile time than -O3 after each edit; small shapes run in
       # milliseconds either way.
-      set_source_files_properties("${folder}/kernels_on_cpu.cpp" TARGET_DIRECTORY ${exe}
+      set_source_files_properties("${kernels}" TARGET_DIRECTORY ${exe}
                                   PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON
                                              SKIP_PRECOMPILE_HEADERS ON
                                              COMPILE_OPTIONS -O1)
