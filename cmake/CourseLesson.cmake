@@ -27,9 +27,13 @@
 # one ctest test, `<tree>/lesson03/<Suite>.<Name>`, labelled from the file's name
 # <kind>_<role>_<what>_test.cpp: <kind> is cpu, gpu or perf (perf tests are GPU timing tests:
 # labels gpu;perf) and <role> is exercise (must fail on the starter, pass on the solution) or
-# guard (must pass on both). Every test also carries the lesson label (lesson03) and the tree
-# label (student or solution). Tests of a file whose name holds `counters` read the hardware
-# counters (label counters); no other GPU test file may.
+# guard (must pass on both); a cpu file named *_kernel_test.cpp runs the lesson's kernels on the
+# CPU and adds the label cpu-kernel: such files make a program of their own,
+# lesson03_<tree>_cpu_kernel, with tests/03_stride_32/kernels_on_cpu.cpp (the lesson's kernels
+# compiled by the host compiler), so a kernel the host compiler refuses costs only those tests.
+# Every test also carries the lesson label (lesson03) and the tree label (student or solution).
+# Tests of a file whose name holds `counters` read the hardware counters (label counters); no
+# other GPU test file may.
 #
 # Sharing the GPU (ctest's resource allocation, with the spec file this build writes:
 # COURSE_GPU_TEST_SLOTS slots on one GPU): a timing or counter test takes every slot (and the
@@ -140,6 +144,7 @@ function(course_add_test_folder lesson tree folder)
   endif()
 
   set(cpu_sources "")
+  set(cpu_kernel_sources "")
   set(gpu_sources "")
   foreach(source IN LISTS test_sources)
     get_filename_component(stem "${source}" NAME_WE)
@@ -155,21 +160,49 @@ function(course_add_test_folder lesson tree folder)
       if(source MATCHES "\\.cu$")
         message(FATAL_ERROR "${source}: a CPU test is host code, a .cpp file")
       endif()
-      list(APPEND cpu_sources "${source}")
+      if(stem MATCHES "_kernel_test$")
+        list(APPEND cpu_kernel_sources "${source}")
+      else()
+        list(APPEND cpu_sources "${source}")
+      endif()
     else()
       list(APPEND gpu_sources "${source}")
     endif()
   endforeach()
 
-  foreach(kind IN ITEMS cpu gpu)
+  foreach(kind IN ITEMS cpu cpu_kernel gpu)
     if(NOT ${kind}_sources OR (kind STREQUAL "gpu" AND NOT COURSE_BUILD_GPU_TESTS))
       continue()
     endif()
     set(exe "${base}_${kind}")
     add_executable(${exe} ${${kind}_sources})
-    if(kind STREQUAL "cpu")
+    # The lesson's kernels for their CPU run (kit/cpu_runtime.hpp): a translation unit of their
+    # own, without GoogleTest, so an edit of exercise.cu recompiles them alone; in a program of
+    # their own, so a kernel the host compiler refuses leaves the other CPU tests running.
+    # (A folder of hidden tests uses the lesson's own, tests/NN_topic/kernels_on_cpu.cpp.)
+    get_filename_component(folder_name "${folder}" NAME)
+    set(kernels "${folder}/kernels_on_cpu.cpp")
+    if(NOT EXISTS "${kernels}")
+      set(kernels "${PROJECT_SOURCE_DIR}/tests/${folder_name}/kernels_on_cpu.cpp")
+    endif()
+    if(kind STREQUAL "cpu_kernel" AND EXISTS "${kernels}")
+      target_sources(${exe} PRIVATE "${kernels}")
+      # -O1: a third less compile time than -O3 after each edit; small shapes run in
+      # milliseconds either way.
+      set_source_files_properties("${kernels}" TARGET_DIRECTORY ${exe}
+                                  PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON
+                                             SKIP_PRECOMPILE_HEADERS ON
+                                             COMPILE_OPTIONS -O1)
+    endif()
+    if(kind STREQUAL "cpu" OR kind STREQUAL "cpu_kernel")
       target_link_libraries(${exe} PRIVATE ${ARG_HEADERS} GTest::gtest_main)
-    else()
+    endif()
+    if(kind STREQUAL "cpu_kernel")
+      # The CPU run takes dim3 and __half from the CUDA headers (still no CUDA library); the
+      # kernels hold `#pragma unroll`, which the host compiler does not know.
+      target_include_directories(${exe} SYSTEM PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
+      target_compile_options(${exe} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-unknown-pragmas>)
+    elseif(kind STREQUAL "gpu")
       target_link_libraries(${exe} PRIVATE ${ARG_LINK} kit_testing GTest::gtest_main)
     endif()
     target_include_directories(${exe} PRIVATE "${folder}")
@@ -181,11 +214,17 @@ function(course_add_test_folder lesson tree folder)
                                             "${CMAKE_BINARY_DIR}/tests/${tree}")
     if(NOT lesson STREQUAL tree)
       add_dependencies(${lesson} ${exe})
-      if(kind STREQUAL "cpu")
+      if(kind STREQUAL "cpu" OR kind STREQUAL "cpu_kernel")
         add_dependencies(${lesson}-cpu ${exe})
       endif()
     endif()
   endforeach()
+
+  # A GPU test may run the CPU kernel program of its tree (kit/testing_cpu_run.hpp: the CPU
+  # run of the kernels held to the counters).
+  if(TARGET ${base}_gpu AND TARGET ${base}_cpu_kernel)
+    add_dependencies(${base}_gpu ${base}_cpu_kernel)
+  endif()
 
   foreach(source IN LISTS test_sources)
     get_filename_component(stem "${source}" NAME_WE)
@@ -198,6 +237,11 @@ function(course_add_test_folder lesson tree folder)
     if(kind STREQUAL "cpu")
       set(exe "${base}_cpu")
       list(APPEND labels cpu)
+      # cpu_*_kernel_test.cpp: the lesson's kernels run on the CPU (kit/cpu_runtime.hpp).
+      if(stem MATCHES "_kernel_test$")
+        set(exe "${base}_cpu_kernel")
+        list(APPEND labels cpu-kernel)
+      endif()
       set(props TIMEOUT ${COURSE_CPU_TEST_TIMEOUT})
     else()
       set(exe "${base}_gpu")

@@ -8,9 +8,10 @@ namespace {
 /// Part 3: one tile of the transpose, staged through a shared tile in layout `Tile`. Thread
 /// (x, y) is lane x of warp y and takes tile rows y, y + kBlockWarps, ...
 /// TODO: this starter is the naive transpose (no shared memory: its writes go down output
-/// columns). Declare `__shared__ float tile[kit::cosize<Tile>()]`; phase 1: put input element
-/// (row0 + y, col0 + x) at store_coord(x, y); wait for the whole block; phase 2: write output
-/// element (col0 + y, row0 + x) from load_coord(x, y). Only tile_extent(row0, rows) rows and
+/// columns). Declare the tile as `KIT_SHARED kit::SharedTile<Tile> tile;` (element (r, c) is
+/// `tile(r, c)`, kit/shared_tile.hpp); phase 1: put input element (row0 + y, col0 + x) at
+/// store_coord(x, y); wait for the whole block; phase 2: write output element
+/// (col0 + y, row0 + x) from load_coord(x, y). Only tile_extent(row0, rows) rows and
 /// tile_extent(col0, cols) columns of a tile exist: let whole warps skip rows that do not (a
 /// loop bound the 32 lanes share), and lanes past the edge sit out with an `if`.
 template <class Tile>

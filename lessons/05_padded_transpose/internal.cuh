@@ -1,12 +1,14 @@
 /// @file lessons/05_padded_transpose/internal.cuh
 /// @brief Lesson 05's plumbing: the block shape and the launch every kernel of the lesson
-/// shares. You do not need to read or edit this file.
+/// shares (on the GPU with nvcc; on the CPU, recorded and checked, with the host compiler).
+/// You do not need to read or edit this file.
 #pragma once
 
 #include <demo.hpp>
 
-#include "kit/cuda_check.hpp"
+#include "kit/launch.hpp"
 #include "kit/matrix.hpp"
+#include "kit/shared_tile.hpp"
 
 namespace lesson05::internal {
 
@@ -22,8 +24,8 @@ void launch(Kernel kernel, const float* in, float* out, int rows, int cols, cuda
   if (rows <= 0 || cols <= 0) {
     return;
   }
-  kernel<<<kit::tile_grid(rows, cols, kTileDim), tile_block(), 0, stream>>>(in, out, rows, cols);
-  CUDA_CHECK_LAUNCH();
+  kit::launch(kernel, kit::tile_grid(rows, cols, kTileDim), tile_block(), stream, in, out, rows,
+              cols);
 }
 
 } // namespace lesson05::internal

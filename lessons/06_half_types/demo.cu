@@ -9,7 +9,7 @@ namespace {
 /// transpose_half's kernel: every tile one half per shared access, through the half tile.
 __global__ void __launch_bounds__(kBlockThreads)
     transpose_half_kernel(const __half* in, __half* out, int rows, int cols) {
-  __shared__ __align__(4) __half tile[kit::cosize<HalfTileLayout>()];
+  KIT_SHARED kit::SharedTile<HalfTileLayout> tile;
   internal::move_tile_by_halves<HalfTileLayout>(tile, in, out, rows, cols,
                                                 static_cast<int>(blockIdx.y) * kTileDim,
                                                 static_cast<int>(blockIdx.x) * kTileDim);

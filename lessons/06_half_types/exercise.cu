@@ -11,7 +11,7 @@ namespace {
 /// other tile goes in pairs through the half tile.
 __global__ void __launch_bounds__(kBlockThreads)
     transpose_half2_kernel(const __half* in, __half* out, int rows, int cols) {
-  __shared__ __align__(4) __half tile[kit::cosize<HalfTileLayout>()];
+  KIT_SHARED kit::SharedTile<HalfTileLayout> tile;          // element (r, c) is tile(r, c)
   const int row0 = static_cast<int>(blockIdx.y) * kTileDim; // first input row of the tile
   const int col0 = static_cast<int>(blockIdx.x) * kTileDim; // first input column
   if (moves_by_halves(rows, cols, row0, col0)) {
@@ -27,7 +27,9 @@ __global__ void __launch_bounds__(kBlockThreads)
   //   wait for the whole block;
   //   phase 2: for k < kPairSteps, copies the pair at tile element
   //            (out_row(w, k, lane), 2 out_pair(lane)) to the output as one __half2.
-  // internal::load_pair(p) and internal::store_pair(p, v) are one 4-byte access each.
+  // internal::load_pair(p) and internal::store_pair(p, v) are one 4-byte access of global
+  // memory each; tile.as<__half2>(r, c) is the pair of tile elements (r, c) and (r, c + 1), one
+  // 4-byte shared access (read it, or assign to it).
   internal::move_tile_by_halves<HalfTileLayout>(tile, in, out, rows, cols, row0, col0);
 }
 

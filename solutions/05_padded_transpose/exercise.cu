@@ -11,8 +11,7 @@ namespace {
 template <class Tile>
 __global__ void __launch_bounds__(kBlockThreads)
     transpose_tile_kernel(const float* in, float* out, int rows, int cols) {
-  __shared__ float tile[kit::cosize<Tile>()];
-  constexpr Tile layout{};
+  KIT_SHARED kit::SharedTile<Tile> tile; // element (r, c) is tile(r, c), at offset Tile{}(r, c)
   const int x = static_cast<int>(threadIdx.x);              // the lane
   const int row0 = static_cast<int>(blockIdx.y) * kTileDim; // first input row of the tile
   const int col0 = static_cast<int>(blockIdx.x) * kTileDim; // first input column
@@ -20,11 +19,11 @@ __global__ void __launch_bounds__(kBlockThreads)
   const int tile_cols = tile_extent(col0, cols);
   const auto stage = [&](int y) { // phase 1 of thread (x, y): one input element into the tile
     const kit::Coord e = store_coord(x, y);
-    tile[layout(e.row, e.col)] = in[kit::matrix_index(row0 + y, col0 + x, cols)];
+    tile(e.row, e.col) = in[kit::matrix_index(row0 + y, col0 + x, cols)];
   };
   const auto write_out = [&](int y) { // phase 2 of thread (x, y): one tile element out
     const kit::Coord e = load_coord(x, y);
-    out[kit::matrix_index(col0 + y, row0 + x, rows)] = tile[layout(e.row, e.col)];
+    out[kit::matrix_index(col0 + y, row0 + x, rows)] = tile(e.row, e.col);
   };
 
   if (tile_rows == kTileDim && tile_cols == kTileDim) {

@@ -11,14 +11,13 @@ namespace {
 /// other tile goes in pairs through the half tile.
 __global__ void __launch_bounds__(kBlockThreads)
     transpose_half2_kernel(const __half* in, __half* out, int rows, int cols) {
-  __shared__ __align__(4) __half tile[kit::cosize<HalfTileLayout>()];
+  KIT_SHARED kit::SharedTile<HalfTileLayout> tile;          // element (r, c) is tile(r, c)
   const int row0 = static_cast<int>(blockIdx.y) * kTileDim; // first input row of the tile
   const int col0 = static_cast<int>(blockIdx.x) * kTileDim; // first input column
   if (moves_by_halves(rows, cols, row0, col0)) {
     internal::move_tile_by_halves<HalfTileLayout>(tile, in, out, rows, cols, row0, col0);
     return;
   }
-  constexpr HalfTileLayout layout{};
   const int lane = static_cast<int>(threadIdx.x);
   const int w = static_cast<int>(threadIdx.y);
 
@@ -29,8 +28,8 @@ __global__ void __launch_bounds__(kBlockThreads)
   const __half2 top = internal::load_pair(in + kit::matrix_index(row0 + 2 * i, col0 + 2 * j, cols));
   const __half2 bottom =
       internal::load_pair(in + kit::matrix_index(row0 + 2 * i + 1, col0 + 2 * j, cols));
-  internal::store_pair(tile + layout(2 * j, 2 * i), __lows2half2(top, bottom));      // column 2j
-  internal::store_pair(tile + layout(2 * j + 1, 2 * i), __highs2half2(top, bottom)); // 2j + 1
+  tile.as<__half2>(2 * j, 2 * i) = __lows2half2(top, bottom);      // column 2j
+  tile.as<__half2>(2 * j + 1, 2 * i) = __highs2half2(top, bottom); // column 2j + 1
   __syncthreads();
 
   // Phase 2: the pair at columns 2p, 2p + 1 of tile row c is output columns row0 + 2p and
@@ -40,7 +39,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     const int c = out_row(w, k, lane);
     const int p = out_pair(lane);
     internal::store_pair(out + kit::matrix_index(col0 + c, row0 + 2 * p, rows),
-                         internal::load_pair(tile + layout(c, 2 * p)));
+                         tile.as<__half2>(c, 2 * p));
   }
 }
 

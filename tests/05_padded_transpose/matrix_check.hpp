@@ -18,6 +18,10 @@ using kit::testing::cpu_transpose;
 using kit::testing::kLargeShape;
 using kit::testing::Shape;
 
+/// The shapes the kernels run on the CPU (cpu_*_kernel_test.cpp): ragged tiles on both edges,
+/// one ragged tile each way, and full tiles only.
+inline constexpr Shape kKernelShapes[] = {{70, 45}, {33, 31}, {64, 96}};
+
 /// Bit-for-bit equality with the expected matrix (`out_cols` values per row).
 inline ::testing::AssertionResult same_bits(const std::vector<std::uint32_t>& got,
                                             const std::vector<std::uint32_t>& want, int out_cols) {

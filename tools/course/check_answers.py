@@ -236,16 +236,19 @@ def starter_messages(build_dir: Path, answers_root: Path, lesson: Lesson) -> Lis
     if not program.is_file():
         return [Finding(str(program), 0, "not built: the starter's CPU tests cannot be read "
                                          f"(build {lesson.cpu_target} first)")]
-    proc = subprocess.run([str(program)], capture_output=True, text=True, errors="replace",
-                          timeout=120)
-    output = proc.stdout + proc.stderr
-    tokens = text_tokens(output)
     findings = []
-    for solution, unit in lesson_units(answers_root, lesson):
-        for _line in occurrences(tokens, unit)[:1]:
-            findings.append(Finding(f"{program.name} (the starter's CPU tests)", 0,
-                                    f"a message states the answer `{unit.text}` ({unit.origin}, "
-                                    f"{solution.relative_to(answers_root).as_posix()})"))
+    # The lesson's kernels run on the CPU in a program of their own, where the lesson has one.
+    kernels = build_dir / "tests" / "student" / lesson.program("student", "cpu_kernel")
+    for prog in [program] + ([kernels] if kernels.is_file() else []):
+        proc = subprocess.run([str(prog)], capture_output=True, text=True, errors="replace",
+                              timeout=120)
+        tokens = text_tokens(proc.stdout + proc.stderr)
+        for solution, unit in lesson_units(answers_root, lesson):
+            for _line in occurrences(tokens, unit)[:1]:
+                findings.append(Finding(f"{prog.name} (the starter's CPU tests)", 0,
+                                        f"a message states the answer `{unit.text}` "
+                                        f"({unit.origin}, "
+                                        f"{solution.relative_to(answers_root).as_posix()})"))
     return findings
 
 

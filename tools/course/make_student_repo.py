@@ -6,8 +6,9 @@ commit is tagged starters-v1 (what `course.py reset` restores from).
   python3 tools/course/make_student_repo.py --out ../bank-conflicts-student
 
 Left out: solutions/, .ci/, .github/workflows/ci.yml, the presets and workflows that build the
-solutions (ci, solutions, gpu-check), and the test that puts answers back into the lessons to
-check the answers check (tools/course/tests/test_check_answers.py). Each lesson's answers
+solutions (ci, solutions, gpu-check), the test that puts answers back into the lessons to
+check the answers check (tools/course/tests/test_check_answers.py), and the test that writes
+mistakes into the reference kernels (tools/course/tests/test_cpu_kernel_mistakes.py). Each lesson's answers
 (solutions/NN_topic/answers.md and its pictures) travel packed in tools/course/answers.pack,
 which course.py opens for a lesson once its CPU part passes (tools/course/answers.py). Its
 README.md is its own, written from tools/course/templates/student-README.md.in with the course
@@ -36,7 +37,8 @@ import templates  # noqa: E402
 
 PROG = "make_student_repo"
 LEFT_OUT = ("solutions", ".ci", ".github/workflows/ci.yml",
-            "tools/course/tests/test_check_answers.py")
+            "tools/course/tests/test_check_answers.py",
+            "tools/course/tests/test_cpu_kernel_mistakes.py")
 
 
 def left_out(path: str) -> bool:

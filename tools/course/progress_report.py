@@ -4,8 +4,9 @@ the build of each lesson.
 
 The statuses are course_model's (STATUSES). A lesson is done only when its GPU exercise tests
 passed: the kernel was checked on a GPU. Where every CPU test passes and the GPU tests could
-not run, the lesson's CPU part is done but its kernel is not checked, and it does not count as
-finished. The sanitizer runs (label `sanitize`) are left out of every count, and a footnote
+not run, the lesson's CPU part is done but its kernel is not checked ("kernel checked on the CPU
+— not timed" where its CPU tests ran the kernel itself, label cpu-kernel), and it does not count
+as finished. The sanitizer runs (label `sanitize`) are left out of every count, and a footnote
 says so: the student's commands do not run them.
 
 Used by `course.py progress` (the table) and `course.py test` / `watch` (one lesson's line).
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from course_model import (CPU_PART_DONE, DOES_NOT_BUILD, DONE, IN_PROGRESS, NO_TESTS,
+from course_model import (CPU_PART_DONE, DOES_NOT_BUILD, DONE, IN_PROGRESS, KERNEL_ON_CPU, NO_TESTS,
                           NOT_BUILT_YET, NOT_STARTED, SANITIZE_LABEL, Lesson, LessonBuild,
                           kind_of, role_of, split_test_name)
 from ctest_results import NOT_BUILT as RESULT_NOT_BUILT, SKIP, TestInfo, TestResult
@@ -27,7 +28,10 @@ MEASUREMENT_PREFIXES = ("[kit-slowdown]", "[kit-counters]")
 _FAILURE_AT = re.compile(r"^(?:.*/)?([^/\s]+:\d+): Failure$", re.M)
 
 # The statuses by their old names here (course_model has the words).
-CPU_ONLY = CPU_PART_DONE
+#: The statuses of a lesson whose CPU part passes while no GPU checked its kernel.
+WAITING_FOR_A_GPU = (CPU_PART_DONE, KERNEL_ON_CPU)
+#: The label of the CPU tests that run the student's kernel on the CPU (lessons 05, 06).
+CPU_KERNEL_LABEL = "cpu-kernel"
 NO_BUILD = DOES_NOT_BUILD
 NOT_BUILT = NOT_BUILT_YET
 
@@ -83,6 +87,7 @@ class LessonProgress:
     failing: List[str] = field(default_factory=list)  # short test names
     measured: List[str] = field(default_factory=list)  # "Test.Name: measurement"
     left_out: int = 0  # sanitizer runs: registered, not counted
+    cpu_kernel: int = 0  # CPU tests that ran the student's kernel on the CPU
 
     @property
     def cpu_done(self) -> bool:
@@ -112,12 +117,15 @@ class LessonProgress:
         if self.total == 0 and not self.gpu_not_built:
             return NO_TESTS
         cpu_done = self.cpu_passed == self.cpu_total
+        # Without the GPU tests: the kernel may have run on the CPU (its cpu-kernel tests, all
+        # passed), never "done".
+        waiting = KERNEL_ON_CPU if self.cpu_kernel else CPU_PART_DONE
         if cpu_done and self.gpu_not_built:
-            return CPU_ONLY
+            return waiting
         if cpu_done and self.gpu_failed == 0:
             if self.gpu_exercises_passed == self.gpu_exercises:
                 return DONE
-            return CPU_ONLY
+            return waiting
         if self.exercise_passed == 0:
             return NOT_STARTED
         return IN_PROGRESS
@@ -152,6 +160,7 @@ class LessonProgress:
         else:
             self.cpu_total += 1
             self.cpu_passed += passed
+            self.cpu_kernel += CPU_KERNEL_LABEL in labels
         self.exercise_passed += passed and exercise
         if not passed and not skipped:
             self.failing.append(name)
@@ -272,8 +281,8 @@ def commands_for(lesson: Lesson, build_dir: Path, source_dir: Path) -> str:
 def next_lesson(progress: List[LessonProgress]) -> Optional[LessonProgress]:
     """The lesson to work on: the first that is neither done nor waiting for a GPU; else the
     first waiting for a GPU; None when every lesson is done."""
-    todo = [p for p in progress if p.status not in (DONE, CPU_ONLY)]
-    waiting = [p for p in progress if p.status == CPU_ONLY]
+    todo = [p for p in progress if p.status != DONE and p.status not in WAITING_FOR_A_GPU]
+    waiting = [p for p in progress if p.status in WAITING_FOR_A_GPU]
     return (todo or waiting or [None])[0]
 
 
@@ -328,11 +337,14 @@ def next_step(progress: List[LessonProgress], build_dir: Path, source_dir: Path)
                  f"cmake {build_dir} && cmake --build {build_dir}")
         return [f"Next: lesson {p.lesson.number} ({p.lesson.title}) has no tests in this build "
                 f"yet: configure and build again with `{again}`."]
-    if p.status == CPU_ONLY:
-        waiting = ", ".join(q.lesson.number for q in progress if q.status == CPU_ONLY)
-        return [f"Next: the CPU part of every lesson passes, but the kernels of lessons {waiting} "
-                f"are not checked on a GPU here, so they are not finished. On a machine with an "
-                f"NVIDIA GPU, run `cmake --workflow --preset student` to check them."]
+    if p.status in WAITING_FOR_A_GPU:
+        waiting = ", ".join(q.lesson.number for q in progress if q.status in WAITING_FOR_A_GPU)
+        on_cpu = ", ".join(q.lesson.number for q in progress if q.status == KERNEL_ON_CPU)
+        ran = (f" (the kernels of lessons {on_cpu} ran on the CPU and passed there: no GPU timed "
+               f"them)" if on_cpu else "")
+        return [f"Next: the CPU part of every lesson passes{ran}, but the kernels of lessons "
+                f"{waiting} are not checked on a GPU here, so they are not finished. On a machine "
+                f"with an NVIDIA GPU, run `cmake --workflow --preset student` to check them."]
     return _edit_step(p, build_dir, source_dir)
 
 

@@ -5,6 +5,7 @@ a GPU (no nvidia-smi on PATH) or without compute-sanitizer exits 77, the ctest c
 nvidia-smi play the GPU machine)."""
 
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import unittest
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 import sanitizer  # noqa: E402
 
@@ -66,6 +68,20 @@ class Scripts(unittest.TestCase):
                             "is not a configured build folder")
         p = run("repeat_suites.py", "--build-dir", self.build, "--runs", "many")
         self.assertEqual(p.returncode, 2)
+
+    def test_kernel_code_diff_bad_usage(self):
+        self.one_line_error(run("kernel_code_diff.py", "--before", "no-such-revision-or-folder"),
+                            "is neither a folder nor a revision")
+        self.one_line_error(run("kernel_code_diff.py", "--before", str(ROOT), "--lessons", "99"),
+                            "has no lesson 99")
+
+    @unittest.skipUnless(shutil.which("nvcc") or Path("/usr/local/cuda/bin/nvcc").exists(),
+                         "needs nvcc")
+    def test_kernel_code_diff_of_a_tree_with_itself(self):
+        p = run("kernel_code_diff.py", "--before", str(ROOT), "--lessons", "05")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertRegex(p.stdout, r"solution_05_padded_transpose_exercise\.cubin: identical "
+                                   r"\(2 kernel\(s\)")
 
     def test_no_gpu_is_a_skip(self):
         empty = tempfile.mkdtemp(dir=self._tmp.name)

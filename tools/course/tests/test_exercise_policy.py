@@ -184,6 +184,10 @@ class Rules(PolicyTest):
         self.assertRefused("the test framework", "struct E : ::testing::Environment {};")
         self.assertRefused("the test framework", "inline constexpr int k = EXPECT_EQ;")
         self.assertRefused("compiler built-ins", "inline void* f() { return __builtin_frame_address(1); }")
+        # The CPU run's recording is reached only through kit::SharedTile and the CUDA names.
+        self.assertRefused("the kit's CPU run",
+                           "inline void f() { kit::cpu_runtime::Runtime::get().start_recording(); }",
+                           "#include \"internal.cuh\"", lesson="05")
         # Even as the student's own name: a variable called `system` is refused.
         self.assertRefused("new processes and threads", "inline int f() { int system = 0; return system; }")
 
@@ -200,6 +204,18 @@ class Rules(PolicyTest):
         self.assertPasses("inline void f() { int d; cudaGetDevice(&d); }", lesson="10")
         self.assertPasses("inline double f(double x) { return std::sqrt(x) + fabs(x) + "
                           "std::min(1.0, x); }\ninline int g(int index, int time) { return index + time; }")
+
+    def test_a_shared_tile_passes(self):
+        self.assertPasses("""\
+            namespace {
+            template <class Tile>
+            __global__ void k(float* out) {
+              KIT_SHARED kit::SharedTile<Tile> tile;
+              tile(0, static_cast<int>(threadIdx.x)) = 1.0f;
+              __syncthreads();
+              out[threadIdx.x] = tile(static_cast<int>(threadIdx.x), 0);
+            }
+            }""", "#include \"internal.cuh\"", lesson="05")
 
     def test_course_names(self):
         # Lesson 05's twin and helpers are the course's: no second declaration, no overload.

@@ -102,6 +102,24 @@ class Status(LessonFixture):
         self.assertIn("ctest --test-dir", out)
         self.assertIn("-L sanitize", out)
 
+    def test_a_kernel_checked_on_the_cpu_is_not_done(self):
+        # Lessons 05 and 06 run the student's kernel on the CPU (label cpu-kernel): once those
+        # tests pass and no GPU ran, the status says so, never "done".
+        kernel = "cpu;cpu-kernel;exercise;lesson01;student"
+        self.env["FAKE_CTEST_LIST"] = str(test_list(self.tmp / "tests2.json", {
+            "student/lesson01/A.Cpu": CPU, "student/lesson01/K.Kernel": kernel,
+            "student/lesson01/C.Gpu": GPU}))
+        self.report(passed("A.Cpu"), passed("K.Kernel", kernel), skipped("C.Gpu"))
+        out = self.progress()
+        self.assertTrue(self.row(out).endswith("  kernel checked on the CPU \u2014 not timed"),
+                        self.row(out))
+        self.assertNotIn("done (GPU", out)
+        self.assertIn("the kernels of lessons 01 ran on the CPU and passed there: no GPU timed "
+                      "them", out)
+        # A kernel test that fails is the lesson in progress, as any CPU test.
+        self.report(passed("A.Cpu"), failed("K.Kernel", kernel), skipped("C.Gpu"))
+        self.assertTrue(self.row(self.progress()).endswith("  in progress"))
+
     def test_every_count_adds_up(self):
         # On a GPU: one GPU test passed; the sanitizer runs are still left out, and said so.
         self.report(passed("A.Cpu"), passed("B.Cpu"), passed("C.Gpu", GPU))

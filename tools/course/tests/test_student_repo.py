@@ -98,6 +98,7 @@ class StudentRepo(ToolTest):
         # the test that puts answers back into lessons to check the check.
         self.assertEqual(sorted(out.rglob(answers.ANSWERS_FILE)), [])
         self.assertFalse((out / "tools" / "course" / "tests" / "test_check_answers.py").exists())
+        self.assertFalse((out / "tools" / "course" / "tests" / "test_cpu_kernel_mistakes.py").exists())
         for lesson in lessons:
             for name in answers.answer_files(ROOT, lesson):
                 if name != answers.ANSWERS_FILE:

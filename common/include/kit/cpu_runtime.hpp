@@ -1,0 +1,717 @@
+/// @file cpu_runtime.hpp
+/// @brief The CPU run of a course kernel: the same kernel source, compiled by the host compiler,
+/// runs each block's threads as cooperative fibers that switch at `__syncthreads()`; blocks run
+/// one after another. Every access to a kit::SharedTile is recorded (thread, byte, width, load or
+/// store, the source line) and checked; accesses past a kit::cpu::GuardedBuffer fault on a guard
+/// page and are reported by thread and element.
+///
+/// What it checks, by thread and line:
+///   - shared memory: an element outside the tile, a misaligned typed access, a read of bytes no
+///     thread of the block has written, a race (two threads, overlapping bytes, no barrier
+///     between, at least one store: byte granularity, so two threads writing the two halves of
+///     one word do not race);
+///   - barriers: a `__syncthreads()` that not every thread of the block reaches, or threads that
+///     wait at barriers of different lines;
+///   - global memory: a read or write past the end (or before the start, beyond the page) of a
+///     GuardedBuffer: the kernel stops there, and the report names the thread and the element.
+/// It groups the shared accesses of a block into warp requests by (warp, source line, load or
+/// store, n-th execution of that line by each lane), which is what the hardware issues when the
+/// lanes of a warp run the same instruction, and hands them to the bank model (kit::Trace).
+///
+/// What it cannot do: time anything, model the GPU's reconvergence (a lane that skips an access
+/// in one iteration and not in another is grouped with the wrong request: keep `if`s around whole
+/// accesses, loop bounds warp-uniform), tell two shared accesses of one kind on one source line
+/// apart (write one per line), let a thread wait for another except at `__syncthreads()` (a
+/// spin loop never yields: the test times out), or run warp shuffles, `__syncwarp`, atomics,
+/// ldmatrix or TMA (GPU only).
+///
+/// You do not include this file: kit/shared_tile.hpp and kit/launch.hpp include it (through
+/// kit/cpu_cuda.hpp, what CUDA gives a kernel, on the host) in a host build. Tests use
+/// kit/cpu_run.hpp.
+#pragma once
+
+#if defined(__CUDACC__)
+#error "kit/cpu_runtime.hpp is the CPU path of the course's kernels: nvcc builds them for the GPU"
+#endif
+
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include <csetjmp>
+#include <csignal>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "kit/bank_model.hpp"
+#include "kit/config.hpp"
+
+namespace kit::cpu_runtime {
+
+/// Where a thread is: its block and thread indices, and its warp and lane.
+struct ThreadId {
+  dim3 block;   ///< blockIdx
+  dim3 thread;  ///< threadIdx
+  int warp = 0; ///< Warp of the block (linear thread index / 32).
+  int lane = 0; ///< Lane of the warp.
+
+  /// "thread (x, y) of block (bx, by) (warp w, lane l)".
+  std::string describe() const {
+    std::ostringstream s;
+    s << "thread (" << thread.x << ", " << thread.y << ") of block (" << block.x << ", " << block.y
+      << ") (warp " << warp << ", lane " << lane << ")";
+    return s.str();
+  }
+};
+
+/// A source line: where a shared access or a barrier is written.
+struct Site {
+  std::string file; ///< The file's name (no folders).
+  int line = 0;     ///< Its line.
+
+  /// "exercise.cu:27".
+  std::string describe() const { return file + ":" + std::to_string(line); }
+};
+
+/// The file name without its folders.
+inline std::string base_name(const char* path) {
+  const char* slash = std::strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/// One warp request as the CPU run recorded it.
+struct Request {
+  SharedOp op = SharedOp::load; ///< Load or store.
+  WarpAccess access;            ///< Lane byte offsets in the tile, active lanes, width.
+  dim3 block;                   ///< The block.
+  int warp = 0;                 ///< The warp.
+  Site site;                    ///< The source line.
+  int nth = 0;                  ///< The n-th execution of that line by the warp's lanes.
+  unsigned block_x = 0;    ///< blockDim.x: lane l of warp w is thread (w * 32 + l) % block_x, ...
+  std::string tile;        ///< Which tile (its declaration's line).
+  int row[kWarpSize] = {}; ///< Per active lane: the tile element's row...
+  int col[kWarpSize] = {}; ///< ... and column.
+};
+
+/// Shadow state of one byte of a tile, for the race and uninitialised-read checks.
+struct ByteShadow {
+  int writer = -1;             ///< The thread of the last store.
+  int write_epoch = -1;        ///< Its epoch (barriers the block passed before it).
+  int write_site = -1;         ///< Its source line.
+  int reader[2] = {-1, -1};    ///< Two distinct readers this epoch.
+  int read_site[2] = {-1, -1}; ///< Their sites.
+  int read_epoch = -1;         ///< The epoch of those reads.
+  bool written = false;        ///< Some thread of the block stored it.
+};
+
+/// A tile a kernel declared: its storage lives as long as the tile object, one per
+/// declaration, shared by every thread of the running block.
+struct TileRecord {
+  unsigned char* bytes = nullptr; ///< The storage.
+  std::size_t size = 0;           ///< Bytes.
+  int rows = 0;                   ///< The layout's rows.
+  int cols = 0;                   ///< The layout's columns.
+  std::size_t elem = 0;           ///< Bytes of one element.
+  std::string name;               ///< "the tile of exercise.cu:21".
+  std::vector<ByteShadow> shadow; ///< One per byte.
+};
+
+/// A global buffer the kernel may touch, with a guard page after it.
+struct BufferRecord {
+  const unsigned char* begin = nullptr; ///< The first byte.
+  std::size_t bytes = 0;                ///< Its size.
+  std::size_t elem = 1;                 ///< Bytes of one element.
+  const unsigned char* map = nullptr;   ///< The whole mapping (guard pages included).
+  std::size_t map_bytes = 0;            ///< Its size.
+  std::string name;                     ///< What the test calls it ("in").
+};
+
+/// The state of the CPU run: the one block running, its fibers, the recording and the findings.
+class Runtime {
+public:
+  /// Threads in a block at most.
+  static constexpr int kMaxThreads = 1024;
+  /// Bytes of one fiber's stack.
+  static constexpr std::size_t kStackBytes = 256 * 1024;
+  /// Findings kept (the first ones; the count of the rest is reported).
+  static constexpr int kMaxFindings = 8;
+
+  /// The process's runtime.
+  static Runtime& get() {
+    static Runtime r;
+    return r;
+  }
+
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  // ---- the tiles and buffers ------------------------------------------------------------
+
+  /// Registers a tile's storage; returns its index. `kind` names the tile's type: a
+  /// declaration (file, line, kind) constructed twice in one block is a tile declared without
+  /// KIT_SHARED (one per thread), which is reported.
+  int add_tile(unsigned char* bytes, std::size_t size, int rows, int cols, std::size_t elem,
+               const char* file, int line, const char* kind) {
+    TileRecord t;
+    t.bytes = bytes;
+    t.size = size;
+    t.rows = rows;
+    t.cols = cols;
+    t.elem = elem;
+    t.name = "the tile declared at " + base_name(file) + ":" + std::to_string(line);
+    t.shadow.assign(size, ByteShadow{});
+    if (in_kernel_ && !declared_in_block_.emplace(t.name, kind).second &&
+        redeclared_.insert(t.name).second) {
+      report(me().describe() + " declares " + t.name +
+             " again: a tile declared without KIT_SHARED is one private tile per thread, "
+             "not shared memory; declare it as `KIT_SHARED kit::SharedTile<Layout> tile;`");
+    }
+    tiles_.push_back(std::move(t));
+    reset_tile(tiles_.back());
+    return static_cast<int>(tiles_.size()) - 1;
+  }
+
+  /// Forgets a tile's storage (its object is gone); its index stays taken.
+  void remove_tile(int id) {
+    TileRecord& t = tiles_[static_cast<std::size_t>(id)];
+    t.bytes = nullptr;
+    t.size = 0;
+    t.shadow.clear();
+  }
+
+  /// Registers a global buffer.
+  void add_buffer(const BufferRecord& b) { buffers_.push_back(b); }
+  /// Forgets a global buffer.
+  void remove_buffer(const void* begin) {
+    for (auto it = buffers_.begin(); it != buffers_.end(); ++it) {
+      if (it->begin == begin) {
+        buffers_.erase(it);
+        return;
+      }
+    }
+  }
+
+  // ---- what a kernel calls -----------------------------------------------------------------
+
+  dim3 block_idx;  ///< The running block's blockIdx.
+  dim3 thread_idx; ///< The running thread's threadIdx.
+  dim3 block_dim;  ///< The launch's blockDim.
+  dim3 grid_dim;   ///< The launch's gridDim.
+
+  /// A barrier: the thread waits until every thread of the block reaches one.
+  void barrier(const char* file, int line) {
+    require_kernel("__syncthreads()");
+    Fiber& f = fibers_[static_cast<std::size_t>(current_)];
+    f.state = State::waiting;
+    f.barrier = site_id(file, line);
+    swapcontext(&f.context, &scheduler_);
+  }
+
+  /// Records and checks one shared access of `width` bytes at byte `byte` of tile `tile`,
+  /// element (row, col). Returns false when the access must not happen (outside the tile,
+  /// misaligned): a load then reads zeros, a store writes nothing.
+  bool shared_access(int tile, SharedOp op, std::int64_t byte, int width, int row, int col,
+                     const char* file, int line) {
+    require_kernel("a shared tile");
+    TileRecord& t = tiles_[static_cast<std::size_t>(tile)];
+    const int site = site_id(file, line);
+    const char* verb = op == SharedOp::load ? "reads" : "writes";
+    if (row < 0 || row >= t.rows || col < 0 || col >= t.cols || byte < 0 ||
+        byte + width > static_cast<std::int64_t>(t.size)) {
+      std::ostringstream s;
+      s << "shared memory out of bounds: " << me().describe() << " " << verb << " tile element ("
+        << row << ", " << col << ") at " << sites_[site].describe() << ", outside " << t.name
+        << " (" << t.rows << " x " << t.cols << " elements, " << t.size << " bytes)";
+      report(s.str());
+      return false;
+    }
+    if (byte % width != 0) {
+      std::ostringstream s;
+      s << "misaligned shared access: " << me().describe() << " " << verb << " " << width
+        << " bytes at byte " << byte << " of " << t.name << " (tile element (" << row << ", " << col
+        << ")) at " << sites_[site].describe() << ": not a multiple of " << width
+        << " (on the GPU, a fault)";
+      report(s.str());
+      return false;
+    }
+    check_bytes(t, op, static_cast<std::size_t>(byte), width, row, col, site);
+    Access a;
+    a.thread = current_;
+    a.tile = tile;
+    a.byte = static_cast<std::uint32_t>(byte);
+    a.width = width;
+    a.op = op;
+    a.site = site;
+    a.row = row;
+    a.col = col;
+    a.nth = nth_[{current_, site, static_cast<int>(op)}]++;
+    accesses_.push_back(a);
+    return true;
+  }
+
+  // ---- a launch ------------------------------------------------------------------------------
+
+  /// Runs `body` as the kernel of a grid x block launch: every block in turn, its threads as
+  /// fibers. Does nothing more after a fatal finding (a fault, a barrier not reached).
+  void launch(dim3 grid, dim3 block, const std::function<void()>& body) {
+    if (in_kernel_) {
+      throw std::logic_error("a kernel launched from inside a kernel's CPU run");
+    }
+    const long threads = static_cast<long>(block.x) * block.y * block.z;
+    if (threads <= 0 || threads > kMaxThreads) {
+      report("launch with " + std::to_string(threads) + " threads per block: at most " +
+             std::to_string(kMaxThreads));
+      return;
+    }
+    ++launches_;
+    if (stopped_) {
+      return;
+    }
+    grid_dim = grid;
+    block_dim = block;
+    body_ = &body;
+    SignalGuard guard(*this);
+    for (unsigned bz = 0; bz < grid.z && !stopped_; ++bz) {
+      for (unsigned by = 0; by < grid.y && !stopped_; ++by) {
+        for (unsigned bx = 0; bx < grid.x && !stopped_; ++bx) {
+          run_block(dim3(bx, by, bz), static_cast<int>(threads));
+        }
+      }
+    }
+    body_ = nullptr;
+  }
+
+  // ---- the recording ---------------------------------------------------------------------
+
+  /// Forgets the recording and the findings: a new run starts.
+  void start_recording() {
+    requests_.clear();
+    redeclared_.clear();
+    findings_.clear();
+    dropped_ = 0;
+    launches_ = 0;
+    stopped_ = false;
+  }
+  /// The requests recorded since start_recording(), block by block, in program order.
+  const std::vector<Request>& requests() const { return requests_; }
+  /// The findings since start_recording().
+  std::vector<std::string> findings() const {
+    std::vector<std::string> f = findings_;
+    if (dropped_ > 0) {
+      f.push_back("... and " + std::to_string(dropped_) + " more finding(s)");
+    }
+    return f;
+  }
+  /// Launches since start_recording().
+  int launches() const { return launches_; }
+
+private:
+  enum class State { ready, waiting, done };
+  struct Fiber {
+    ucontext_t context{};
+    State state = State::ready;
+    int barrier = -1;
+  };
+  struct Access {
+    int thread = 0, tile = 0, width = 0, site = 0, row = 0, col = 0, nth = 0;
+    std::uint32_t byte = 0;
+    SharedOp op = SharedOp::load;
+  };
+  struct Unwritten { // a read of a byte no thread had stored, judged at the next barrier
+    int thread = 0, site = 0;
+    int tile = 0; // an index: tiles_ grows when a kernel first declares a tile
+    std::size_t byte = 0;
+    int row = 0, col = 0;
+  };
+  struct Fault {
+    const void* address = nullptr;
+    bool write = false;
+  };
+
+  /// Installs the fault handler and its stack for one launch; restores the old ones after.
+  class SignalGuard {
+  public:
+    explicit SignalGuard(Runtime& r) {
+      stack_t ss{};
+      ss.ss_sp = r.signal_stack_.data();
+      ss.ss_size = r.signal_stack_.size();
+      sigaltstack(&ss, &old_stack_);
+      struct sigaction sa {};
+      sa.sa_sigaction = &Runtime::on_fault;
+      sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+      sigemptyset(&sa.sa_mask);
+      sigaction(SIGSEGV, &sa, &old_segv_);
+      sigaction(SIGBUS, &sa, &old_bus_);
+    }
+    ~SignalGuard() {
+      sigaction(SIGSEGV, &old_segv_, nullptr);
+      sigaction(SIGBUS, &old_bus_, nullptr);
+      sigaltstack(&old_stack_, nullptr);
+    }
+    SignalGuard(const SignalGuard&) = delete;
+    SignalGuard& operator=(const SignalGuard&) = delete;
+
+  private:
+    stack_t old_stack_{};
+    struct sigaction old_segv_ {};
+    struct sigaction old_bus_ {};
+  };
+
+  /// Bytes of the stack the fault handler runs on.
+  static constexpr std::size_t kSignalStackBytes = 64 * 1024;
+
+  Runtime() : signal_stack_(kSignalStackBytes) {}
+
+  static void on_fault(int sig, siginfo_t* info, void* context) {
+    Runtime& r = get();
+    if (!r.in_kernel_) { // not the kernel's: the default action
+      signal(sig, SIG_DFL);
+      return;
+    }
+    r.fault_.address = info->si_addr;
+#if defined(__x86_64__)
+    r.fault_.write = (static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+    (void)context;
+    r.fault_.write = false;
+#endif
+    siglongjmp(r.fault_jump_, 1);
+  }
+
+  static void fiber_main() {
+    Runtime& r = get();
+    try {
+      (*r.body_)();
+    } catch (const std::exception& e) {
+      r.report(r.me().describe() + " threw: " + e.what());
+    } catch (...) {
+      r.report(r.me().describe() + " threw an exception");
+    }
+    r.fibers_[static_cast<std::size_t>(r.current_)].state = State::done;
+    // uc_link returns to the scheduler.
+  }
+
+  void require_kernel(const char* what) const {
+    if (!in_kernel_) {
+      throw std::logic_error(std::string(what) + " used outside a kernel's CPU run");
+    }
+  }
+
+  ThreadId id_of(int t) const {
+    ThreadId id;
+    id.block = block_idx_;
+    id.thread = dim3(static_cast<unsigned>(t) % block_dim.x,
+                     static_cast<unsigned>(t) / block_dim.x % block_dim.y,
+                     static_cast<unsigned>(t) / (block_dim.x * block_dim.y));
+    id.warp = t / kWarpSize;
+    id.lane = t % kWarpSize;
+    return id;
+  }
+  ThreadId me() const {
+    return id_of(current_);
+  }
+
+  int site_id(const char* file, int line) {
+    const auto key = std::make_pair(std::string(file), line);
+    const auto it = site_ids_.find(key);
+    if (it != site_ids_.end()) {
+      return it->second;
+    }
+    sites_.push_back(Site{base_name(file), line});
+    const int id = static_cast<int>(sites_.size()) - 1;
+    site_ids_.emplace(key, id);
+    return id;
+  }
+
+  void report(const std::string& finding) {
+    if (static_cast<int>(findings_.size()) < kMaxFindings) {
+      findings_.push_back(finding);
+    } else {
+      ++dropped_;
+    }
+  }
+
+  void reset_tile(TileRecord& t) {
+    if (t.bytes == nullptr) {
+      return;
+    }
+    std::memset(t.bytes, 0xff, t.size); // poison: a float reads NaN, a half NaN
+    std::fill(t.shadow.begin(), t.shadow.end(), ByteShadow{});
+  }
+
+  void check_bytes(TileRecord& t, SharedOp op, std::size_t byte, int width, int row, int col,
+                   int site) {
+    bool reported = false;
+    const auto race = [&](const char* kind, int other, int other_site) {
+      if (reported) {
+        return;
+      }
+      reported = true;
+      std::ostringstream s;
+      s << "shared-memory race (" << kind << ") on tile element (" << row << ", " << col << ") of "
+        << t.name << ": " << me().describe() << " " << (op == SharedOp::load ? "reads" : "writes")
+        << " it at " << sites_[site].describe() << ", and " << id_of(other).describe() << " "
+        << (std::string(kind) == "read after write" || std::string(kind) == "write after write"
+                ? "wrote"
+                : "read")
+        << " it at " << sites_[other_site].describe()
+        << " with no __syncthreads() between (overlapping bytes, one of them a write)";
+      report(s.str());
+    };
+    for (std::size_t b = byte; b < byte + static_cast<std::size_t>(width); ++b) {
+      ByteShadow& s = t.shadow[b];
+      if (op == SharedOp::load) {
+        if (!s.written) {
+          // Judged at the next barrier: a store by another thread before it makes this a race.
+          unwritten_.push_back(Unwritten{current_, site, tile_index(t), b, row, col});
+        } else if (s.write_epoch == epoch_ && s.writer != current_) {
+          race("read after write", s.writer, s.write_site);
+        }
+        if (s.read_epoch != epoch_) {
+          s.read_epoch = epoch_;
+          s.reader[0] = current_;
+          s.read_site[0] = site;
+          s.reader[1] = -1;
+        } else if (s.reader[0] != current_ && s.reader[1] < 0) {
+          s.reader[1] = current_;
+          s.read_site[1] = site;
+        }
+      } else {
+        if (s.write_epoch == epoch_ && s.writer != current_) {
+          race("write after write", s.writer, s.write_site);
+        } else if (s.read_epoch == epoch_) {
+          for (int k = 0; k < 2; ++k) {
+            if (s.reader[k] >= 0 && s.reader[k] != current_) {
+              race("write after read", s.reader[k], s.read_site[k]);
+              break;
+            }
+          }
+        }
+        s.writer = current_;
+        s.write_epoch = epoch_;
+        s.write_site = site;
+        s.written = true;
+      }
+    }
+  }
+
+  /// The reads of bytes no thread had stored, at the end of an epoch: a byte another thread
+  /// stored later in the same epoch was a race (reported at that store); the others read
+  /// memory no thread of the block ever wrote before them.
+  int tile_index(const TileRecord& t) const {
+    return static_cast<int>(&t - tiles_.data());
+  }
+
+  void judge_unwritten() {
+    int last_thread = -1;
+    for (const Unwritten& u : unwritten_) {
+      const TileRecord& t = tiles_[static_cast<std::size_t>(u.tile)];
+      if (u.byte >= t.shadow.size()) {
+        continue;
+      }
+      const ByteShadow& s = t.shadow[u.byte];
+      if ((s.written && s.write_epoch == epoch_) || u.thread == last_thread) {
+        continue;
+      }
+      last_thread = u.thread;
+      std::ostringstream m;
+      m << "uninitialised shared read: " << id_of(u.thread).describe() << " reads tile element ("
+        << u.row << ", " << u.col << ") of " << t.name << " at " << sites_[u.site].describe()
+        << ", which no thread of the block has written before it";
+      report(m.str());
+    }
+    unwritten_.clear();
+  }
+
+  void run_block(dim3 block, int threads) {
+    block_idx_ = block;
+    block_idx = block;
+    epoch_ = 0;
+    unwritten_.clear();
+    declared_in_block_.clear();
+    accesses_.clear();
+    nth_.clear();
+    for (TileRecord& t : tiles_) {
+      reset_tile(t);
+    }
+    if (stacks_.empty()) {
+      stacks_.resize(static_cast<std::size_t>(kMaxThreads));
+    }
+    fibers_.assign(static_cast<std::size_t>(threads), Fiber{});
+    for (int t = 0; t < threads; ++t) {
+      auto& stack = stacks_[static_cast<std::size_t>(t)];
+      if (!stack) {
+        stack.reset(new unsigned char[kStackBytes]);
+      }
+      Fiber& f = fibers_[static_cast<std::size_t>(t)];
+      getcontext(&f.context);
+      f.context.uc_stack.ss_sp = stack.get();
+      f.context.uc_stack.ss_size = kStackBytes;
+      f.context.uc_link = &scheduler_;
+      makecontext(&f.context, &Runtime::fiber_main, 0);
+    }
+    in_kernel_ = true;
+    if (sigsetjmp(fault_jump_, 1) != 0) {
+      in_kernel_ = false;
+      report_fault();
+      stopped_ = true;
+      return;
+    }
+    for (;;) {
+      for (int t = 0; t < threads; ++t) {
+        Fiber& f = fibers_[static_cast<std::size_t>(t)];
+        if (f.state != State::ready) {
+          continue;
+        }
+        current_ = t;
+        thread_idx = id_of(t).thread;
+        swapcontext(&scheduler_, &f.context);
+      }
+      int first_waiting = -1, first_done = -1, other_barrier = -1;
+      for (int t = 0; t < threads; ++t) {
+        const Fiber& f = fibers_[static_cast<std::size_t>(t)];
+        if (f.state == State::waiting) {
+          if (first_waiting < 0) {
+            first_waiting = t;
+          } else if (other_barrier < 0 &&
+                     f.barrier != fibers_[static_cast<std::size_t>(first_waiting)].barrier) {
+            other_barrier = t;
+          }
+        } else if (first_done < 0) {
+          first_done = t;
+        }
+      }
+      if (first_waiting < 0) {
+        judge_unwritten();
+        break; // every thread finished
+      }
+      const Fiber& w = fibers_[static_cast<std::size_t>(first_waiting)];
+      if (first_done >= 0) {
+        report("barrier not reached by every thread: " + id_of(first_waiting).describe() +
+               " waits at __syncthreads() at " + sites_[w.barrier].describe() + ", but " +
+               id_of(first_done).describe() +
+               " finished the kernel without reaching it (a __syncthreads() inside code that "
+               "not every thread of the block runs)");
+        in_kernel_ = false;
+        stopped_ = true;
+        return;
+      }
+      if (other_barrier >= 0) {
+        report("threads wait at different barriers: " + id_of(first_waiting).describe() + " at " +
+               sites_[w.barrier].describe() + ", " + id_of(other_barrier).describe() + " at " +
+               sites_[fibers_[static_cast<std::size_t>(other_barrier)].barrier].describe() +
+               " (every thread of a block must reach the same __syncthreads())");
+      }
+      judge_unwritten();
+      for (Fiber& f : fibers_) {
+        f.state = State::ready;
+      }
+      ++epoch_;
+    }
+    in_kernel_ = false;
+    collect_requests(block);
+  }
+
+  void report_fault() {
+    const auto* p = static_cast<const unsigned char*>(fault_.address);
+    std::ostringstream s;
+    s << "global memory out of bounds: " << me().describe() << " "
+      << (fault_.write ? "writes" : "reads") << " ";
+    bool named = false;
+    for (const BufferRecord& b : buffers_) {
+      if (p >= b.map && p < b.map + b.map_bytes) {
+        const std::ptrdiff_t off = p - b.begin;
+        const std::ptrdiff_t elem = off >= 0 ? off / static_cast<std::ptrdiff_t>(b.elem)
+                                             : -((-off + static_cast<std::ptrdiff_t>(b.elem) - 1) /
+                                                 static_cast<std::ptrdiff_t>(b.elem));
+        const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(b.bytes / b.elem);
+        s << "element " << elem << " of " << b.name << ", a buffer of " << n << " element(s): ";
+        if (elem >= n) {
+          s << elem - n + 1 << " past its last element";
+        } else {
+          s << -elem << " before its first element";
+        }
+        named = true;
+        break;
+      }
+    }
+    if (!named) {
+      s << "address " << fault_.address << ", outside every buffer of the run";
+    }
+    s << ". The kernel stopped there (on the GPU: compute-sanitizer memcheck reports it, or "
+         "the launch fails with an illegal address)";
+    report(s.str());
+  }
+
+  void collect_requests(dim3 block) {
+    std::map<std::tuple<int, int, int, int, int, int>, std::size_t>
+        index; // warp, site, op, width, nth, tile
+    for (const Access& a : accesses_) {
+      const int warp = a.thread / kWarpSize, lane = a.thread % kWarpSize;
+      const auto key =
+          std::make_tuple(warp, a.site, static_cast<int>(a.op), a.width, a.nth, a.tile);
+      auto it = index.find(key);
+      if (it == index.end()) {
+        Request r;
+        r.op = a.op;
+        r.access.width = a.width;
+        r.access.mask = 0;
+        r.block = block;
+        r.warp = warp;
+        r.site = sites_[static_cast<std::size_t>(a.site)];
+        r.nth = a.nth;
+        r.block_x = block_dim.x;
+        r.tile = tiles_[static_cast<std::size_t>(a.tile)].name;
+        requests_.push_back(r);
+        it = index.emplace(key, requests_.size() - 1).first;
+      }
+      Request& r = requests_[it->second];
+      r.access.mask |= 1u << lane;
+      r.access.address[lane] = a.byte;
+      r.row[lane] = a.row;
+      r.col[lane] = a.col;
+    }
+  }
+
+  std::vector<TileRecord> tiles_;
+  std::vector<BufferRecord> buffers_;
+  std::vector<Site> sites_;
+  std::map<std::pair<std::string, int>, int> site_ids_;
+  std::vector<Fiber> fibers_;
+  std::vector<std::unique_ptr<unsigned char[]>> stacks_;
+  std::vector<unsigned char> signal_stack_;
+  ucontext_t scheduler_{};
+  sigjmp_buf fault_jump_{};
+  Fault fault_;
+  const std::function<void()>* body_ = nullptr;
+  dim3 block_idx_;
+  int current_ = 0;
+  int epoch_ = 0;
+  bool in_kernel_ = false;
+  bool stopped_ = false;
+  int launches_ = 0;
+  int dropped_ = 0;
+  std::vector<Access> accesses_;
+  std::vector<Unwritten> unwritten_;
+  std::set<std::string> redeclared_;
+  std::set<std::pair<std::string, std::string>> declared_in_block_;
+  std::map<std::tuple<int, int, int>, int> nth_;
+  std::vector<Request> requests_;
+  std::vector<std::string> findings_;
+};
+
+} // namespace kit::cpu_runtime

@@ -1,0 +1,84 @@
+/// @file testing_cpu_run.hpp
+/// @brief For GPU tests: what the CPU run of the same kernels recorded (kit/cpu_run.hpp), read
+/// from the lesson's CPU kernel test program of this tree, so that the GPU test can hold it to the
+/// hardware counters launch for launch. One program cannot hold both the nvcc and the host
+/// compiler's definition of a kernel: the GPU test runs the CPU kernel test program, which writes a
+/// line per run (kit::cpu::log_counts) to the file it is given.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "kit/trace.hpp"
+
+namespace kit::testing {
+
+/// One CPU run of a kernel: which, on what shape, and the requests and wavefronts recorded.
+struct CpuRecorded {
+  std::string kernel;  ///< The function the test called ("transpose_tiled").
+  int rows = 0;        ///< Rows of the input.
+  int cols = 0;        ///< Columns of the input.
+  SharedCounts counts; ///< What the CPU run recorded (the bank model's wavefronts).
+};
+
+/// Runs `<this program's folder>/<lesson>_<tree>_cpu_kernel --gtest_filter=<filter>` (the
+/// lesson's CPU kernel test program of the same tree, built beside this one) with
+/// KIT_CPU_COUNTS_OUT set, and returns the runs it logged. On a failure to run it, returns nothing
+/// and says why in `error`. (The CPU tests' own verdicts do not matter here: a starter's kernel is
+/// logged too.)
+inline std::vector<CpuRecorded> cpu_recorded_counts(const std::string& lesson,
+                                                    const std::string& tree,
+                                                    const std::string& filter, std::string* error) {
+  std::vector<CpuRecorded> runs;
+  char self[4096] = {};
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (n <= 0) {
+    *error = "cannot find this program's folder (/proc/self/exe)";
+    return runs;
+  }
+  std::string dir(self, static_cast<std::size_t>(n));
+  dir = dir.substr(0, dir.rfind('/'));
+  const std::string program = dir + "/" + lesson + "_" + tree + "_cpu_kernel";
+  if (access(program.c_str(), X_OK) != 0) {
+    *error =
+        program + " is not built: build the lesson's CPU tests too (target " + lesson + "-cpu)";
+    return runs;
+  }
+  char path[] = "/tmp/kit-cpu-counts-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) {
+    *error = "cannot make a temporary file";
+    return runs;
+  }
+  close(fd);
+  const std::string command = "KIT_CPU_COUNTS_OUT='" + std::string(path) + "' '" + program +
+                              "' '--gtest_filter=" + filter + "' > /dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  (void)status; // a failing CPU test still logs its run
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream s(line);
+    CpuRecorded r;
+    if (s >> r.kernel >> r.rows >> r.cols >> r.counts.load_requests >> r.counts.load_wavefronts >>
+        r.counts.store_requests >> r.counts.store_wavefronts) {
+      runs.push_back(r);
+    }
+  }
+  std::remove(path);
+  if (runs.empty()) {
+    *error = program + " --gtest_filter=" + filter +
+             " logged no run (it crashed, or its tests "
+             "were renamed)";
+  }
+  return runs;
+}
+
+} // namespace kit::testing

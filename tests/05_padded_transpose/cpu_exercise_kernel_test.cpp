@@ -1,0 +1,92 @@
+// Part 3 on the CPU: your kernel itself (exercise.cu, compiled by the host compiler) runs with
+// each block's threads as fibers. Every shape must transpose exactly, with no race, no access
+// outside the matrix or the tile and no barrier that a thread misses; and the shared-memory
+// requests your kernel issues, warp by warp, must be the ones the trace of your functions
+// describes (the trace the GPU's counters are held to), the padded tile's each at its ideal.
+// Timing stays the GPU's.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+#include <demo.hpp>
+#include <exercise.hpp>
+
+#include "kit/cpu_run.hpp"
+#include "matrix_check.hpp"
+#include "transpose_trace.hpp"
+
+namespace {
+
+using lesson05::testing::Shape;
+
+using lesson05::testing::kKernelShapes;
+
+/// The trace of transpose_tile_kernel<Tile> on a rows x cols matrix, entry by entry (each
+/// with the lane offsets it stands for).
+template <class Tile>
+kit::Trace exact_trace(int rows, int cols) {
+  std::map<std::pair<int, int>, std::uint64_t> kinds;
+  for (int row0 = 0; row0 < rows; row0 += lesson05::kTileDim) {
+    for (int col0 = 0; col0 < cols; col0 += lesson05::kTileDim) {
+      ++kinds[{lesson05::tile_extent(row0, rows), lesson05::tile_extent(col0, cols)}];
+    }
+  }
+  kit::Trace t;
+  for (const auto& [extents, count] : kinds) {
+    lesson05::testing::add_tile<Tile>(t, extents.first, extents.second, count);
+  }
+  return t;
+}
+
+/// Runs `op` on the CPU on every kernel shape and checks the output, the findings and the
+/// requests against the trace of Tile.
+template <class Tile>
+void expect_kernel_on_cpu(const char* name, lesson05::MatrixOp op, bool conflict_free) {
+  for (const Shape s : kKernelShapes) {
+    SCOPED_TRACE(std::string(name) + " on a " + s.name() + " matrix");
+    std::vector<std::uint32_t> bits(s.size());
+    std::iota(bits.begin(), bits.end(), 1u);
+    std::vector<float> values(s.size());
+    std::memcpy(values.data(), bits.data(), bits.size() * sizeof(float));
+    kit::cpu::GuardedBuffer<float> in(s.size(), "in"), out(s.size(), "out");
+    in.assign(values);
+    const kit::cpu::KernelRun run =
+        kit::cpu::record([&] { op(in.get(), out.get(), s.rows, s.cols, nullptr); });
+    kit::cpu::log_counts(name, s.rows, s.cols, run);
+    ASSERT_TRUE(run.findings.empty()) << "the CPU run of your kernel found:\n"
+                                      << run.findings_text();
+    const std::vector<float> result = out.to_vector();
+    std::vector<std::uint32_t> got(s.size());
+    std::memcpy(got.data(), result.data(), got.size() * sizeof(float));
+    EXPECT_TRUE(
+        lesson05::testing::same_bits(got, lesson05::testing::cpu_transpose(bits, s), s.rows));
+    ASSERT_FALSE(run.requests.empty())
+        << "no shared-memory access: the kernel does not stage its tile through a "
+           "kit::SharedTile yet";
+    const auto difference = kit::cpu::compare_requests(run, exact_trace<Tile>(s.rows, s.cols));
+    EXPECT_FALSE(difference.has_value())
+        << "your kernel's shared-memory requests are not those of your functions (store_coord, "
+           "load_coord, tile_extent, the layout):\n  "
+        << *difference;
+    if (conflict_free) {
+      const auto over = run.first_over_ideal();
+      EXPECT_FALSE(over.has_value()) << "the padded tile must cost the ideal: " << *over;
+    }
+  }
+}
+
+TEST(KernelOnCpu, TiledKernelRunsAsItsTrace) {
+  expect_kernel_on_cpu<lesson05::TiledLayout>("transpose_tiled", lesson05::transpose_tiled, false);
+}
+
+TEST(KernelOnCpu, PaddedKernelRunsConflictFree) {
+  expect_kernel_on_cpu<lesson05::PaddedLayout>("transpose_padded", lesson05::transpose_padded,
+                                               true);
+}
+
+} // namespace

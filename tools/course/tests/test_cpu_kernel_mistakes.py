@@ -1,0 +1,175 @@
+"""Tests of the tests: realistic mistakes, applied inside the reference kernels of lessons 05 and
+06 (solutions/NN_topic/exercise.cu), are each caught by the lessons' CPU kernel tests (the
+kernel run on the CPU: kit/cpu_runtime.hpp), with a message that names the thread or the element;
+and the reference kernels themselves pass.
+
+The build configured here is a small one: a copy of the course with lessons 05 and 06 only, the
+solutions tree only, no GPU test program. Each mistake is written into the copy's exercise.cu,
+the lesson's CPU test program rebuilt, the kernel tests run, and the file put back.
+
+And a plain `__shared__` array, compiled for the CPU run, is a compile error that names the
+kit's type (`KIT_SHARED kit::SharedTile<Layout>`).
+
+This file holds pieces of the reference solutions, so a student's repository leaves it out
+(make_student_repo.LEFT_OUT).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+from typing import List, Tuple
+
+from course_testing import ROOT
+
+LESSONS = ("05_padded_transpose", "06_half_types")
+
+#: (what, lesson folder, [(text in the solution's exercise.cu, its replacement)], the CPU
+#: tests to run, the patterns their output must hold).
+MISTAKES: List[Tuple[str, str, List[Tuple[str, str]], str, List[str]]] = [
+    ("store_coord and load_coord swapped in the kernel's body", "05_padded_transpose",
+     [("const kit::Coord e = store_coord(x, y);", "const kit::Coord e = @LOAD@(x, y);"),
+      ("const kit::Coord e = load_coord(x, y);", "const kit::Coord e = store_coord(x, y);"),
+      ("@LOAD@", "load_coord")],
+     "KernelOnCpu.*",
+     [r"warp \d+ of block \(\d+, \d+\), exercise\.cu:\d+, 4-byte store: lane 0 \(thread \(0, \d+\)\) "
+      r"at tile element \(\d+, \d+\)",
+      r"no instruction of the expected trace accesses these lanes and offsets"]),
+    ("the ragged guard x <= tile_cols (a read past the last column)", "05_padded_transpose",
+     [("if (x < tile_cols) {", "if (x <= tile_cols) {")],
+     "KernelOnCpu.*",
+     [r"global memory out of bounds: thread \(13, 5\) of block \(1, 2\) \(warp 5, lane 13\) reads "
+      r"element 3150 of `in`, a buffer of 3150 element\(s\): 1 past its last element"]),
+    ("the barriers deleted (lesson 05)", "05_padded_transpose",
+     [("__syncthreads();", "")],
+     "KernelOnCpu.*",
+     [r"shared-memory race \((read after write|write after read)\) on tile element \(\d+, \d+\) .*: "
+      r"thread \(\d+, \d+\) of block \(\d+, \d+\) .* at exercise\.cu:\d+, and thread \(\d+, \d+\) of "
+      r"block \(\d+, \d+\) .* at exercise\.cu:\d+ with no __syncthreads\(\) between"]),
+    ("the barrier deleted (lesson 06's pair path)", "06_half_types",
+     [("__syncthreads();", "")],
+     "KernelOnCpu.*",
+     [r"shared-memory race \((read after write|write after read)\) on tile element \(\d+, \d+\) .*: "
+      r"thread \(\d+, \d+\) of block \(\d+, \d+\) .* at exercise\.cu:\d+, and thread \(\d+, \d+\) of "
+      r"block \(\d+, \d+\) .* at exercise\.cu:\d+"]),
+    ("lesson 06's phase 2 with adjacent rows in the two half-warps (2-way)", "06_half_types",
+     [("const int c = out_row(w, k, lane);",
+       "const int c = 2 * (w + kBlockRows * k) + lane / kHalfWarp;")],
+     "KernelOnCpu.*",
+     [r"warp \d+ of block \(\d+, \d+\), exercise\.cu:\d+, 4-byte load: .*more wavefronts than the "
+      r"ideal of its width \(a bank conflict: lanes \d+ and \d+ \(threads \(\d+, \d+\) and "
+      r"\(\d+, \d+\)\) ask bank \d+ for different words: tile elements \(\d+, \d+\) and "
+      r"\(\d+, \d+\)\)"]),
+]
+
+
+def tools_for_a_build():
+    cmake = os.environ.get("COURSE_TEST_CMAKE") or shutil.which("cmake")
+    nvcc = shutil.which("nvcc") or (Path("/usr/local/cuda/bin/nvcc")
+                                    if Path("/usr/local/cuda/bin/nvcc").exists() else None)
+    return cmake, nvcc
+
+
+@unittest.skipUnless((ROOT / "solutions").is_dir(), "needs the reference solutions")
+@unittest.skipUnless(all(tools_for_a_build()), "needs cmake and the CUDA toolkit (nvcc) to "
+                                               "configure a build")
+class MistakesInsideTheKernels(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls._tmp = tempfile.TemporaryDirectory(prefix="cpu-kernel-mistakes-")
+        cls.source = Path(cls._tmp.name) / "course"
+
+        def ignore(folder: str, names):
+            here = Path(folder).resolve()
+            skip = {n for n in names if n in (".git", "build", "__pycache__", ".course")}
+            if here in (ROOT / "lessons", ROOT / "solutions", ROOT / "tests"):
+                skip |= {n for n in names if re.match(r"^\d\d_", n) and n not in LESSONS}
+            return skip
+
+        shutil.copytree(str(ROOT), str(cls.source), ignore=ignore)
+        cmake, nvcc = tools_for_a_build()
+        cls.cmake = cmake
+        cls.build = cls.source / "build" / "mistakes"
+        env = dict(os.environ)
+        env["PATH"] = f"{Path(nvcc).parent}{os.pathsep}{env.get('PATH', '')}"
+        cls.env = env
+        cls.configure = subprocess.run(
+            [cmake, "-S", str(cls.source), "-B", str(cls.build), "-DCMAKE_BUILD_TYPE=Release",
+             "-DCOURSE_BUILD_STUDENT=OFF", "-DCOURSE_BUILD_SOLUTIONS=ON", "-DCOURSE_GPU_TESTS=OFF",
+             "-DCMAKE_CUDA_ARCHITECTURES=90"],
+            env=env, capture_output=True, text=True, timeout=600)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls._tmp.cleanup()
+
+    def run_kernel_tests(self, lesson: str, gtest_filter: str) -> subprocess.CompletedProcess:
+        self.assertEqual(self.configure.returncode, 0,
+                         self.configure.stdout[-3000:] + self.configure.stderr[-3000:])
+        target = f"lesson{lesson[:2]}_solution_cpu_kernel"
+        build = subprocess.run([self.cmake, "--build", str(self.build), "--target", target],
+                               env=self.env, capture_output=True, text=True, timeout=600)
+        self.assertEqual(build.returncode, 0, build.stdout[-3000:] + build.stderr[-3000:])
+        program = self.build / "tests" / "solution" / target
+        run = subprocess.run([str(program), f"--gtest_filter={gtest_filter}"],
+                             capture_output=True, text=True, timeout=120)
+        self.assertNotIn("Running 0 tests", run.stdout, f"{target}: no test matches {gtest_filter}")
+        return run
+
+    def test_the_reference_kernels_pass(self):
+        for lesson in LESSONS:
+            with self.subTest(lesson=lesson):
+                run = self.run_kernel_tests(lesson, "*KernelOnCpu.*")
+                self.assertEqual(run.returncode, 0, run.stdout[-4000:])
+                self.assertRegex(run.stdout, r"\[  PASSED  \] [1-9]")
+
+    def test_each_mistake_is_caught_by_name(self):
+        for what, lesson, edits, gtest_filter, patterns in MISTAKES:
+            with self.subTest(mistake=what):
+                path = self.source / "solutions" / lesson / "exercise.cu"
+                original = path.read_text()
+                text = original
+                for old, new in edits:
+                    self.assertIn(old, text, f"{what}: the reference kernel changed; update the "
+                                             f"mistake")
+                    text = text.replace(old, new)
+                path.write_text(text)
+                try:
+                    run = self.run_kernel_tests(lesson, gtest_filter)
+                finally:
+                    path.write_text(original)
+                self.assertNotEqual(run.returncode, 0, f"{what}: not caught\n{run.stdout[-4000:]}")
+                self.assertRegex(run.stdout, r"\[  FAILED  \] KernelOnCpu\.")
+                for pattern in patterns:
+                    self.assertRegex(run.stdout, pattern, f"{what}: the message does not name it")
+
+
+@unittest.skipUnless(shutil.which("c++") and Path("/usr/local/cuda/include/cuda_fp16.h").exists()
+                     or os.environ.get("CUDA_HOME"), "needs a host compiler and the CUDA headers")
+class PlainSharedArray(unittest.TestCase):
+    def test_a_plain_shared_array_is_a_compile_error_naming_the_kit_type(self):
+        cuda = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "include"
+        source = ('#include "kit/launch.hpp"\n#include "kit/shared_tile.hpp"\n'
+                  "__global__ void k(float* out) {\n"
+                  "  __shared__ float tile[32];\n"
+                  "  tile[threadIdx.x] = 1.0f;\n"
+                  "  out[threadIdx.x] = tile[threadIdx.x];\n"
+                  "}\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "plain.cpp"
+            path.write_text(source)
+            proc = subprocess.run([shutil.which("c++") or "c++", "-std=c++17", "-fsyntax-only",
+                                   f"-I{ROOT / 'common' / 'include'}", f"-isystem{cuda}", str(path)],
+                                  capture_output=True, text=True, timeout=120)
+        self.assertNotEqual(proc.returncode, 0, "a plain __shared__ array compiled for the CPU")
+        self.assertIn("KIT_SHARED kit::SharedTile<Layout> tile;", proc.stderr)
+        self.assertIn("plain.cpp:4", proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
