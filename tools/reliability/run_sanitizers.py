@@ -3,8 +3,11 @@
 synccheck and initcheck, in the small mode (KIT_SMALL=1: correctness tests shrink their sizes,
 counter and timing tests skip with that reason), and prints one table.
 
-The runs are correctness runs, so several go at once (--jobs, default: half the cores, at
-most 8): compute-sanitizer's instrumentation makes each mostly host-bound.
+A program runs file by file where the suites register sanitizer tests for it (each correctness
+test file's tests, as `<tree>/lessonNN/<tool>/<file>` runs them; counter and timing tests only
+skip in the small mode), else whole (the kit's program). The runs are correctness runs, so
+several go at once (--jobs, default: half the cores, at most 8), the longest first where an
+earlier run of this build measured them; each run's seconds go to <log-dir>/runs.txt.
 
 Tests that race on purpose are kept out of racecheck by name (sanitizer.RACECHECK_EXCLUDE),
 each with the reason; racecheck itself stays on for everything else.
@@ -32,18 +35,40 @@ import sanitizer  # noqa: E402
 from sanitizer import RACECHECK_EXCLUDE, TOOLS  # noqa: E402
 
 
-def gpu_programs(build_dir: Path, trees: list[str]) -> list[Path]:
-    """The test programs behind every GPU-labelled test of the given trees (and the kit): each
-    program once, whole (every test of it), not test by test. The suites' own sanitizer tests
-    (label sanitize) run a program already listed."""
-    programs: list[Path] = []
-    for t in list_tests(build_dir).values():
+def gpu_programs(build_dir: Path, trees: list[str]) -> dict[Path, list[list[str]]]:
+    """The test programs behind every GPU-labelled test of the given trees (and the kit), each
+    with the argument lists of its runs: one per correctness test file where the suites register
+    sanitizer tests for it (their `--gtest_filter`), else one run of the whole program."""
+    tests = list_tests(build_dir).values()
+    programs: dict[Path, list[list[str]]] = {}
+    for t in tests:
         if "gpu" not in t.labels or "sanitize" in t.labels or \
                 not any(x in t.labels for x in trees + ["kit"]):
             continue
-        if t.command and Path(t.command[0]) not in programs:
-            programs.append(Path(t.command[0]))
-    return programs
+        if t.command:
+            programs.setdefault(Path(t.command[0]), [])
+    for t in tests:
+        # python sanitizer_test.py --tool T --name N -- PROGRAM --gtest_filter=...
+        if "sanitize" not in t.labels or "--" not in t.command:
+            continue
+        rest = t.command[t.command.index("--") + 1:]
+        program = Path(rest[0]) if rest else None
+        if program in programs and rest[1:] not in programs[program]:
+            programs[program].append(rest[1:])
+    return {p: runs or [[]] for p, runs in programs.items()}
+
+
+def earlier_seconds(log_dir: Path) -> dict[str, float]:
+    """Seconds of each run in an earlier runs.txt of this build ({} when there is none)."""
+    seconds = {}
+    try:
+        for line in (log_dir / "runs.txt").read_text().splitlines():
+            parts = line.split("\t")
+            if len(parts) == 4:
+                seconds[parts[0]] = float(parts[3])
+    except (OSError, ValueError):
+        pass
+    return seconds
 
 
 def main(argv: list[str]) -> int:
@@ -82,25 +107,33 @@ def main(argv: list[str]) -> int:
     notes: list[str] = []
     failing_tests: list[str] = []
     start = time.time()
-    def timed(tool: str, prog: Path):
-        t0 = time.time()
-        outcome = sanitizer.run(tool_path, tool, [str(prog)])
-        return outcome, time.time() - t0
+    units = [(prog, tool, tuple(run)) for prog, runs in programs.items() for run in runs
+             for tool in tools]
+    before = earlier_seconds(log_dir)
+    units.sort(key=lambda u: -before.get(unit_key(*u), 0.0))
+    done_log = open(log_dir / "runs.txt", "w")
 
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        runs = {(prog, tool): pool.submit(timed, tool, prog)
-                for prog in programs for tool in tools}
+    def timed(prog: Path, tool: str, run: tuple):
+        t0 = time.time()
+        outcome = sanitizer.run(tool_path, tool, [str(prog), *run])
+        seconds = time.time() - t0
+        done_log.write(f"{unit_key(prog, tool, run)}\t{tool}\t{outcome.kind}\t{seconds:.1f}\n")
+        done_log.flush()
+        return outcome, seconds
+
+    with done_log, ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {u: pool.submit(timed, *u) for u in units}
         # Printed in order, each row once its runs are done, with their seconds.
         print(f"{'program':52} " + " ".join(f"{t:>14}" for t in tools) + f" {'seconds':>8}",
               flush=True)
-        for prog in programs:
-            cells, seconds = judge_row(prog, tools, runs, log_dir, notes, failing_tests)
+        for prog, runs in programs.items():
+            cells, seconds = judge_row(prog, tools, runs, futures, log_dir, notes, failing_tests)
             findings += sum(c.endswith(" found") for c in cells)
             no_verdict += sum(c.startswith("rc ") for c in cells)
             print(f"{prog.name:52} " + " ".join(f"{c:>14}" for c in cells) + f" {seconds:>8.1f}",
                   flush=True)
-    print(f"{len(programs)} programs x {len(tools)} tools in {time.time() - start:.0f} s "
-          f"({args.jobs} at once); racecheck excludes: "
+    print(f"{len(programs)} programs, {len(units)} runs ({len(tools)} tools) in "
+          f"{time.time() - start:.0f} s ({args.jobs} at once); racecheck excludes: "
           + "; ".join(f"{k} ({v})" for k, v in RACECHECK_EXCLUDE.items()))
     for n in notes:
         print(f"  {n}")
@@ -111,26 +144,43 @@ def main(argv: list[str]) -> int:
     return 1 if findings or no_verdict else 0
 
 
-def judge_row(prog: Path, tools: list[str], runs: dict, log_dir: Path, notes: list[str],
-              failing_tests: list[str]) -> tuple[list[str], float]:
-    """One program's cells and the seconds of its runs together, waiting for its runs; its logs
-    written, its findings noted."""
+def unit_key(prog: Path, tool: str, run: tuple) -> str:
+    """One run's name: program, tool and filter."""
+    return f"{prog.name} {tool} {' '.join(run)}".strip()
+
+
+#: A cell's outcome when a program's runs of one tool differ: the worst one.
+_WORST = ("findings", "did not finish", "tests failed", "clean", "no kernels")
+
+
+def judge_row(prog: Path, tools: list[str], runs: list[list[str]], futures: dict, log_dir: Path,
+              notes: list[str], failing_tests: list[str]) -> tuple[list[str], float]:
+    """One program's cells (per tool, the worst of its runs) and the seconds of its runs
+    together, waiting for them; their logs written, their findings noted."""
     cells = []
     total = 0.0
     for tool in tools:
-        outcome, seconds = runs[(prog, tool)].result()
-        total += seconds
-        (log_dir / f"{prog.name}.{tool}.log").write_text(outcome.log)
-        cells.append({"findings": f"{outcome.findings} found",
-                      "did not finish": f"rc {outcome.returncode}"}.get(outcome.kind, outcome.kind))
-        if outcome.kind == "findings":
-            notes.append(f"{prog.name} [{tool}]: {outcome.first}")
-        elif outcome.kind == "did not finish":
-            notes.append(f"{prog.name} [{tool}]: no summary (exit {outcome.returncode}): "
-                         f"{outcome.first[-200:]}")
-        elif outcome.kind == "tests failed":
+        worst = None
+        found = 0
+        for i, run in enumerate(runs):
+            outcome, seconds = futures[(prog, tool, tuple(run))].result()
+            total += seconds
+            suffix = f".{i}" if len(runs) > 1 else ""
+            (log_dir / f"{prog.name}.{tool}{suffix}.log").write_text(outcome.log)
+            if outcome.kind == "findings":
+                found += max(outcome.findings, 1)
+                notes.append(f"{prog.name} [{tool}]: {outcome.first}")
+            elif outcome.kind == "did not finish":
+                notes.append(f"{prog.name} [{tool}]: no summary (exit {outcome.returncode}): "
+                             f"{outcome.first[-200:]}")
+            if worst is None or _WORST.index(outcome.kind) < _WORST.index(worst.kind):
+                worst = outcome
+        if worst.kind == "tests failed":
             failing_tests.append(f"{prog.name} [{tool}]")
+        cells.append({"findings": f"{found} found",
+                      "did not finish": f"rc {worst.returncode}"}.get(worst.kind, worst.kind))
     return cells, total
+
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
