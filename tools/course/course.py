@@ -88,7 +88,8 @@ def wants_gpu(build: Build, lesson: Lesson, tests: Dict[str, TestInfo],
     is worth checking), or when they are built already (kept current)."""
     if cpu.cpu_done or cpu.cpu_total == 0:
         return True
-    mine = progress_cache.lesson_tests(lesson, tests)
+    # The sanitizer runs' command is python: only the GPU test program itself says it is built.
+    mine = progress_cache.lesson_tests(lesson, tests, leave_out=[SANITIZE_LABEL])
     return any(t.built is True and "gpu" in t.labels for t in mine.values())
 
 

@@ -216,10 +216,14 @@ class ProgressOnAGpu(ToolTest):
         super().setUp()
         self.source = make_course(self.tmp / "course")
         self.build = make_build(self.tmp / "build", self.source, gpu_programs=True)
+        # The sanitizer run's program is python, always there: it says nothing of whether the
+        # lesson's GPU program is built.
+        memcheck = "student/lesson01/memcheck/gpu_exercise_b_test"
         self.listing = test_list(self.tmp / "tests.json",
-                                 {"student/lesson01/A.Cpu": CPU, "student/lesson01/B.Gpu": GPU},
+                                 {"student/lesson01/A.Cpu": CPU, "student/lesson01/B.Gpu": GPU,
+                                  memcheck: "gpu;guard;lesson01;memcheck;sanitize;student"},
                                  {"student/lesson01/A.Cpu": "/b/lesson01_student_cpu",
-                                  "student/lesson01/B.Gpu": ""})
+                                  "student/lesson01/B.Gpu": "", memcheck: sys.executable})
         self.env["FAKE_CTEST_LIST"] = str(self.listing)
 
     def progress(self, cases, *extra: str):
