@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import shutil
 import subprocess
@@ -194,18 +193,15 @@ def grade_step(r: Runner, work: Path, wanted: List[str]) -> Dict[str, float]:
     return {"grade": seconds}
 
 
-def device_description(work: Path) -> str:
-    """The GPU as the course's tables name it (the machine check of the gpu-check build), else
-    nvidia-smi's name."""
-    programs = list(work.glob("*/build/*/bin/course-machine-check")) + \
-        list(work.glob("*/*/build/*/bin/course-machine-check"))
-    for program in programs:
-        try:
-            return json.loads(subprocess.run([str(program)], capture_output=True, text=True,
-                                             timeout=60).stdout)["description"]
-        except (OSError, ValueError, KeyError, subprocess.TimeoutExpired):
-            continue
-    return machine.gpu()[0] or "unknown"
+def device_description() -> str:
+    """The GPU as nvidia-smi names it, with its architecture: 'NVIDIA H100 80GB HBM3 (sm_90)'."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name,compute_cap", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=60).stdout.splitlines()
+        name, cap = [x.strip() for x in out[0].split(",")]
+        return f"{name} (sm_{cap.replace('.', '')})"
+    except (OSError, ValueError, IndexError, subprocess.TimeoutExpired):
+        return machine.gpu()[0] or "unknown"
 
 
 def kept_rows(path: Path, device: str, measured: Dict[str, float]) -> Dict[str, str]:
@@ -296,7 +292,7 @@ def main(argv: List[str]) -> int:
             step = next(s for s in STEPS if s.key == key)
             print(f"{secs:8.1f} s  (goal {step.goal:g} s)  {step.name}", flush=True)
     if args.csv and times:
-        write_csv(args.csv, device_description(args.work), times, args.student_cores)
+        write_csv(args.csv, device_description(), times, args.student_cores)
     failed += r.failed
     for f in failed:
         print(f"suite_times: {f}", file=sys.stderr)
