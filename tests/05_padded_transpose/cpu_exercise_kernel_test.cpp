@@ -7,15 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <map>
-#include <numeric>
 #include <utility>
 #include <vector>
 
 #include <demo.hpp>
 #include <exercise.hpp>
 
+#include "cpu_matrix_run.hpp"
 #include "kit/cpu_run.hpp"
 #include "matrix_check.hpp"
 #include "transpose_trace.hpp"
@@ -49,22 +48,12 @@ template <class Tile>
 void expect_kernel_on_cpu(const char* name, lesson05::MatrixOp op, bool conflict_free) {
   for (const Shape s : kKernelShapes) {
     SCOPED_TRACE(std::string(name) + " on a " + s.name() + " matrix");
-    std::vector<std::uint32_t> bits(s.size());
-    std::iota(bits.begin(), bits.end(), 1u);
-    std::vector<float> values(s.size());
-    std::memcpy(values.data(), bits.data(), bits.size() * sizeof(float));
-    kit::cpu::GuardedBuffer<float> in(s.size(), "in"), out(s.size(), "out");
-    in.assign(values);
-    const kit::cpu::KernelRun run =
-        kit::cpu::record([&] { op(in.get(), out.get(), s.rows, s.cols, nullptr); });
-    kit::cpu::log_counts(name, s.rows, s.cols, run);
+    const lesson05::testing::CpuMatrixRun r = lesson05::testing::run_on_cpu(name, op, s);
+    const kit::cpu::KernelRun& run = r.run;
     ASSERT_TRUE(run.findings.empty()) << "the CPU run of your kernel found:\n"
                                       << run.findings_text();
-    const std::vector<float> result = out.to_vector();
-    std::vector<std::uint32_t> got(s.size());
-    std::memcpy(got.data(), result.data(), got.size() * sizeof(float));
     EXPECT_TRUE(
-        lesson05::testing::same_bits(got, lesson05::testing::cpu_transpose(bits, s), s.rows));
+        lesson05::testing::same_bits(r.out, lesson05::testing::cpu_transpose(r.in, s), s.rows));
     ASSERT_FALSE(run.requests.empty())
         << "no shared-memory access: the kernel does not stage its tile through a "
            "kit::SharedTile yet";

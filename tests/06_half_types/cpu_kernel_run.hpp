@@ -7,9 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
-#include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <demo.hpp>
@@ -25,28 +23,6 @@ namespace lesson06::testing {
 /// sides with ragged edges (pairs inside, halves at the edges).
 inline std::vector<kit::testing::Shape> cpu_kernel_shapes() {
   return {{70, 45}, {64, 96}, {62, 34}};
-}
-
-/// The trace of transpose_half (`pairs` false) or transpose_half2 on a rows x cols matrix,
-/// entry by entry (each with the lane offsets it stands for).
-inline kit::Trace exact_transpose_trace(int rows, int cols, bool pairs) {
-  std::map<std::pair<int, int>, std::uint64_t> half_tiles;
-  std::uint64_t pair_tiles = 0;
-  for (int row0 = 0; row0 < rows; row0 += kTileDim) {
-    for (int col0 = 0; col0 < cols; col0 += kTileDim) {
-      if (pairs && !moves_by_halves(rows, cols, row0, col0)) {
-        ++pair_tiles;
-      } else {
-        ++half_tiles[{tile_extent(row0, rows), tile_extent(col0, cols)}];
-      }
-    }
-  }
-  kit::Trace t;
-  add_pair_tile(t, pair_tiles);
-  for (const auto& [extents, count] : half_tiles) {
-    add_half_tile(t, extents.first, extents.second, count);
-  }
-  return t;
 }
 
 /// Runs `op` on the CPU on every shape of cpu_kernel_shapes() and checks it; with
@@ -74,7 +50,7 @@ inline void expect_kernel_on_cpu(const char* name, HalfMatrixOp op, bool pairs,
     EXPECT_TRUE(
         kit::testing::same_bits(got, kit::testing::cpu_transpose(bits, s), s.rows, kTileDim));
     const auto difference =
-        kit::cpu::compare_requests(run, exact_transpose_trace(s.rows, s.cols, pairs));
+        kit::cpu::compare_requests(run, transpose_trace_entries(s.rows, s.cols, pairs));
     EXPECT_FALSE(difference.has_value())
         << "the kernel's shared-memory requests are not those of the lesson's geometry "
            "(demo.hpp) through your tile:\n  "

@@ -93,8 +93,9 @@ inline void add_pair_tile(kit::Trace& t, std::uint64_t tiles) {
 }
 
 /// Every shared-memory instruction of transpose_half (`pairs` false) or transpose_half2
-/// (`pairs` true) on a rows x cols matrix.
-inline kit::Trace transpose_trace(int rows, int cols, bool pairs) {
+/// (`pairs` true) on a rows x cols matrix, entry by entry (each with the lane offsets it stands
+/// for: what the CPU run of the kernel is compared with).
+inline kit::Trace transpose_trace_entries(int rows, int cols, bool pairs) {
   std::map<std::pair<int, int>, std::uint64_t> half_tiles; // tiles counted by their extents
   std::uint64_t pair_tiles = 0;
   for (int row0 = 0; row0 < rows; row0 += kTileDim) {
@@ -111,7 +112,13 @@ inline kit::Trace transpose_trace(int rows, int cols, bool pairs) {
   for (const auto& [extents, count] : half_tiles) {
     add_half_tile(t, extents.first, extents.second, count);
   }
-  return t.compacted();
+  return t;
+}
+
+/// Every shared-memory instruction of transpose_half (`pairs` false) or transpose_half2
+/// (`pairs` true) on a rows x cols matrix.
+inline kit::Trace transpose_trace(int rows, int cols, bool pairs) {
+  return transpose_trace_entries(rows, cols, pairs).compacted();
 }
 
 /// Every shared-memory instruction of transpose_half on a rows x cols matrix.

@@ -10,12 +10,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <unistd.h>
 
+#include "kit/buffer.hpp"
+#include "kit/testing.hpp"
 #include "kit/trace.hpp"
 
 namespace kit::testing {
@@ -79,6 +82,36 @@ inline std::vector<CpuRecorded> cpu_recorded_counts(const std::string& lesson,
              "were renamed)";
   }
   return runs;
+}
+
+/// Holds every run the CPU tests logged to the GPU's counters: each run's kernel (looked up in
+/// `ops` by name, called as `op(in, out, rows, cols, stream)` on zeroed buffers of `T` of the
+/// run's shape) must give, measured in `session`, the requests and wavefronts the CPU run
+/// recorded; and every kernel of `ops` must have been run on the CPU at least once.
+template <class T, class Op>
+void expect_cpu_runs_match_counters(CounterSession& session, const std::vector<CpuRecorded>& runs,
+                                    const std::map<std::string, Op>& ops) {
+  for (const auto& [name, op] : ops) {
+    bool seen = false;
+    for (const CpuRecorded& r : runs) {
+      seen = seen || r.kernel == name;
+    }
+    EXPECT_TRUE(seen) << name << " was not run on the CPU";
+  }
+  for (const CpuRecorded& r : runs) {
+    const auto op = ops.find(r.kernel);
+    ASSERT_NE(op, ops.end()) << "the CPU tests ran an unknown kernel: " << r.kernel;
+    const std::size_t n = static_cast<std::size_t>(r.rows) * static_cast<std::size_t>(r.cols);
+    DeviceBuffer<T> in(n), out(n);
+    in.fill_bytes(0);
+    const std::string what =
+        r.kernel + " " + std::to_string(r.rows) + " x " + std::to_string(r.cols);
+    const SharedCounters c =
+        session.measure([&, f = op->second] { f(in.get(), out.get(), r.rows, r.cols, nullptr); });
+    report(what + " (CPU run)", c, r.counts);
+    EXPECT_TRUE(counts_match(c, r.counts))
+        << what << ": the GPU's counters differ from what the CPU run of the same kernel recorded";
+  }
 }
 
 } // namespace kit::testing
