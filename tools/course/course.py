@@ -94,40 +94,36 @@ def wants_gpu(build: Build, lesson: Lesson, tests: Dict[str, TestInfo],
 
 
 def run_tests(build: Build, lessons: List[Lesson], kind: str, jobs: int, rerun: bool,
-              store: progress_cache.ResultStore, machine: str
+              store: progress_cache.ResultStore
               ) -> Tuple[Dict[str, TestInfo], Dict[str, TestResult], Dict[str, str]]:
     """Runs the student tests of one kind ('cpu' or 'gpu') of the lessons, except the sanitizer
     runs (slow; grading and `ctest -L sanitize` run them), and except lessons whose results can
     be shown again (progress_cache). Returns (every registered test, the results, {label: when
     the reused results were taken})."""
     tests = list_tests(build.dir)
-    of_kind = {n: t for n, t in tests.items() if (kind == "gpu") == ("gpu" in t.labels)}
-    keys, reused = progress_cache.split_reused(lessons, of_kind, store,
-                                               machine if kind == "gpu" else "", kind,
-                                               leave_out=[SANITIZE_LABEL])
-    if rerun:
-        reused = {}
+    plans = progress_cache.plan(lessons, tests, kind, store, progress_cache.machine_key,
+                                leave_out=[SANITIZE_LABEL])
     results: Dict[str, TestResult] = {}
     taken = {}
-    for label, (when, kept) in reused.items():
-        results.update(kept)
-        taken[label] = when
-    to_run = [lesson for lesson in lessons if lesson.label not in reused and
-              progress_cache.lesson_tests(lesson, of_kind, leave_out=[SANITIZE_LABEL])]
+    to_run = []
+    for p in plans:
+        if p.reused and not rerun:
+            taken[p.lesson.label], kept = p.reused
+            results.update(kept)
+        else:
+            to_run.append(p)
     if to_run:
         junit = make_dir(build.state_dir) / f"progress-{kind}.xml"
-        names = ", ".join(lesson.number for lesson in to_run)
+        names = ", ".join(p.lesson.number for p in to_run)
         print(f"Running the {kind.upper()} tests of lesson(s) {names} "
               f"(ctest --test-dir {build.dir} -L student -L {kind}) ...", flush=True)
-        lesson_regex = "^(" + "|".join(lesson.label for lesson in to_run) + ")$"
+        lesson_regex = "^(" + "|".join(p.lesson.label for p in to_run) + ")$"
         run_ctest(build.dir, junit, ["^student$", lesson_regex, f"^{kind}$"], jobs=jobs,
                   extra=["-LE", f"^{SANITIZE_LABEL}$"])
         ran = read_junit(junit)
         results.update(ran)
-        for lesson in to_run:
-            mine = progress_cache.lesson_tests(lesson, of_kind, leave_out=[SANITIZE_LABEL])
-            store.keep(progress_cache.entry(lesson, kind), keys[lesson.label],
-                       {n: r for n, r in ran.items() if n in mine})
+        for p in to_run:
+            store.keep(p.entry, p.key, {n: r for n, r in ran.items() if n in p.tests})
     return tests, results, taken
 
 
@@ -176,7 +172,6 @@ def progress_run(build: Build, lessons: List[Lesson], args):
     programs: its GPU tests then report Skipped). Returns (results, tests, {label: when reused
     results were taken}, {label: this run's build})."""
     store = progress_cache.ResultStore(build.state_dir)
-    machine = progress_cache.machine_key()
     on_demand = build.gpu_programs
     builds: Dict[str, LessonBuild] = {}
     if not args.no_build:
@@ -184,7 +179,7 @@ def progress_run(build: Build, lessons: List[Lesson], args):
               f"{'-cpu' if on_demand else ''}):", flush=True)
         builds = build_lessons(build, lessons, args.jobs, cpu_only=on_demand)
     built = [lesson for lesson in lessons if not builds.get(lesson.label, LessonBuild("")).failed]
-    tests, results, taken = run_tests(build, built, "cpu", args.jobs, args.rerun, store, machine)
+    tests, results, taken = run_tests(build, built, "cpu", args.jobs, args.rerun, store)
     if on_demand:
         cpu = {p.lesson.label: p for p in report.summarize(built, tests, results)}
         gpu_lessons = [lesson for lesson in built
@@ -199,7 +194,7 @@ def progress_run(build: Build, lessons: List[Lesson], args):
     else:
         gpu_lessons = built
     tests, gpu_results, gpu_taken = run_tests(build, gpu_lessons, "gpu", args.jobs, args.rerun,
-                                              store, machine)
+                                              store)
     results.update(gpu_results)
     for label, when in gpu_taken.items():
         taken[label] = min(when, taken.get(label, when))

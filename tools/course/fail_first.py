@@ -17,7 +17,6 @@ Exit status: 0 when the course is sound, 1 with a list of violations, 2 for bad 
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 from collections import defaultdict
@@ -36,24 +35,25 @@ import machine  # noqa: E402
 OUTPUT_BYTES = 1 << 20
 
 
-def run_gpu_mode(build_dir: Path, tests: dict, labels: list[str], junit: Path, jobs: int,
-                 sizes: list[str]) -> None:
+#: The labels of the tests that need the GPU alone (timing, counters).
+ALONE_LABELS = ("perf", "counters")
+
+
+def run_gpu_mode(build_dir: Path, tests: dict, labels: list[str], lesson: str | None,
+                 junit: Path, jobs: int, sizes: list[str]) -> None:
     """Every test of both trees: first all but the timing and counter tests, `jobs` at once
     (GPU correctness tests share the GPU as their resource groups allow); then the timing and
     counter tests, which need the GPU alone, one program at a time, its such tests in as few
     processes as can be (batched_tests). One report of all, in ctest's format."""
-    alone_labels = {"perf", "counters"}
     shared = build_dir / "failfirst-gpu-shared.xml"
     t0 = time.time()
     print(f"fail-first (gpu): every test but the timing and counter tests, {jobs} at once ...",
           flush=True)
     run_ctest(build_dir, shared, labels, jobs=jobs,
-              extra=["-LE", "^(perf|counters)$"] + sizes)
+              extra=["-LE", f"^({'|'.join(ALONE_LABELS)})$"] + sizes)
     print(f"  {time.time() - t0:.0f} s", flush=True)
-    lesson = next((re.fullmatch(r"\^(lesson\d\d)\$", x).group(1) for x in labels
-                   if re.fullmatch(r"\^(lesson\d\d)\$", x)), None)
     alone = sorted(n for n, t in tests.items()
-                   if alone_labels & set(t.labels) and {"student", "solution"} & set(t.labels)
+                   if set(ALONE_LABELS) & set(t.labels) and set(TREES) & set(t.labels)
                    and (lesson is None or lesson in t.labels))
     t0 = time.time()
     print(f"fail-first (gpu): {len(alone)} timing and counter tests, the GPU to themselves ...",
@@ -98,7 +98,7 @@ def main(argv: list[str]) -> int:
     if args.junit is None and args.mode == "cpu":
         run_ctest(args.build_dir, junit, labels, jobs=args.jobs, extra=sizes)
     elif args.junit is None:
-        run_gpu_mode(args.build_dir, tests, labels, junit, args.jobs, sizes)
+        run_gpu_mode(args.build_dir, tests, labels, args.lesson, junit, args.jobs, sizes)
     try:
         results = read_junit(junit)
     except ResultError as e:

@@ -152,8 +152,7 @@ def grade(args) -> int:
 
     say(f"the tests ({len(tests)}), each in a sandbox: {box.describe()}")
     verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
-                                     args.jobs, say=lambda line: print(line, flush=True),
-                                     slots=grade_tests.gpu_slots(build_dir))
+                                     args.jobs, say=lambda line: print(line, flush=True))
     grade_tests.write_outputs(verdicts, box, grade_tests.Machine.read(records / "machine.json"),
                               build_dir / "junit.xml", records / "evidence.json")
     passed = sum(v.status == grade_tests.PASSED for v in verdicts)

@@ -77,6 +77,7 @@ class Planned:
     command: List[str]
     timeout: float
     lock: bool  # holds the GPU: one such test at a time
+    gpu_slots: int  # slots of the GPU it asks for (RESOURCE_GROUPS gpus:N), 0 for none
     cwd: str
     environment: Dict[str, str]
     skip_code: Optional[int]
@@ -144,8 +145,10 @@ def planned_tests(build_dir: Path, tree: str, lessons: List[str]) -> List[Planne
         props = t.properties
         env = dict(item.partition("=")[::2] for item in props.get("ENVIRONMENT") or [])
         skip = props.get("SKIP_RETURN_CODE")
+        slots = [r.get("slots", 0) for g in props.get("RESOURCE_GROUPS") or []
+                 for r in g.get("requirements", []) if r.get(".type") == "gpus"]
         out.append(Planned(t.name, t.labels, t.command, float(props.get("TIMEOUT") or 1500),
-                           "gpu" in (props.get("RESOURCE_LOCK") or []),
+                           "gpu" in (props.get("RESOURCE_LOCK") or []), int(max(slots, default=0)),
                            str(props.get("WORKING_DIRECTORY") or build_dir), env,
                            int(skip) if skip is not None else None))
     return out
@@ -371,22 +374,13 @@ def judge_sanitizer(test: Planned, v: Verdict, rep: Report, code: Optional[int],
 # Everything, and the outputs
 # ------------------------------------------------------------------------------------------
 
-def gpu_slots(build_dir: Path) -> int:
-    """How many GPU tests may share the GPU at once: the build's resource spec file
-    (cmake/CourseLesson.cmake writes it); 1 where it cannot be read."""
-    try:
-        spec = json.loads((build_dir / "course" / "gpu-resources.json").read_text())
-        return max(1, int(spec["local"][0]["gpus"][0]["slots"]))
-    except (OSError, ValueError, KeyError, IndexError, TypeError):
-        return 1
-
-
 def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: int,
-              say=print, slots: int = 1) -> List[Verdict]:
+              say=print) -> List[Verdict]:
     """Runs the tests as ctest would with the build's resource spec: the CPU tests `jobs` at a
-    time throughout; the GPU tests that share the GPU (correctness, sanitizer runs) `slots` at a
-    time beside them; then those that need the GPU alone (timing, counters: they hold the `gpu`
-    lock), one at a time, in order, once no shared GPU test runs."""
+    time throughout; the GPU tests that share the GPU (correctness, sanitizer runs: one slot
+    each) as many at a time as the GPU has slots (what a test that needs it alone asks for);
+    then those that need the GPU alone (timing, counters: they hold the `gpu` lock), one at a
+    time, in order, once no shared GPU test runs."""
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
     runner = Runner(sandbox, scratch_root, machine)
     results: Dict[str, Verdict] = {}
@@ -404,22 +398,18 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
     alone = [t for t in tests if t.lock]
     shared = [t for t in tests if not t.lock and t.gpu]
     cpu = [t for t in tests if not t.lock and not t.gpu]
+    slots = max([t.gpu_slots for t in tests], default=1)
     try:
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool, \
                 ThreadPoolExecutor(max_workers=max(1, slots)) as gpu:
             shared_futures = [gpu.submit(one, t) for t in shared]
-
-            def alone_after_shared() -> None:
-                for f in shared_futures:
-                    f.result()
-                for t in alone:
-                    one(t)
-
-            futures = shared_futures + [pool.submit(one, t) for t in cpu]
-            with ThreadPoolExecutor(max_workers=1) as last:
-                futures.append(last.submit(alone_after_shared))
-                for f in futures:
-                    f.result()
+            cpu_futures = [pool.submit(one, t) for t in cpu]
+            for f in shared_futures:
+                f.result()
+            for t in alone:
+                one(t)
+            for f in cpu_futures:
+                f.result()
     finally:
         shutil.rmtree(scratch_root, ignore_errors=True)
     return [results[t.name] for t in tests]
@@ -493,7 +483,7 @@ def main(argv: List[str]) -> int:
             raise CourseError(f"{args.build_dir} has no {args.tree} tests to run")
         box = grading_sandbox(args.build_dir, tests, args.not_isolated)
         machine = Machine.read(args.machine)
-        verdicts = run_tests(tests, box, machine, args.jobs, slots=gpu_slots(args.build_dir))
+        verdicts = run_tests(tests, box, machine, args.jobs)
         write_outputs(verdicts, box, machine, args.junit, args.record)
         passed = sum(v.status == PASSED for v in verdicts)
         print(f"{passed} of {len(verdicts)} tests passed ({box.describe()})")

@@ -16,9 +16,9 @@ import json
 import os
 import shutil
 import subprocess
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from course_model import CourseError, Lesson, split_test_name
 from course_cli import write_text_atomic
@@ -155,25 +155,45 @@ class ResultStore:
             pass  # results that cannot be kept only cost time: they run again next time
 
 
-def entry(lesson: Lesson, kind: str) -> str:
-    """The store's name of one lesson's results of one kind: 'lesson03/gpu'."""
-    return f"{lesson.label}/{kind}"
+def of_kind(tests: Dict[str, TestInfo], kind: str) -> Dict[str, TestInfo]:
+    """The tests of one kind: 'gpu' (GPU and timing tests) or 'cpu'."""
+    return {n: t for n, t in tests.items() if (kind == "gpu") == ("gpu" in t.labels)}
 
 
-def split_reused(lessons: List[Lesson], tests: Dict[str, TestInfo], store: ResultStore,
-                 machine: str, kind: str, leave_out: Iterable[str] = ()
-                 ) -> Tuple[Dict[str, str], Dict[str, Tuple[str, Dict[str, TestResult]]]]:
-    """For the tests of one kind ('cpu' or 'gpu'): (the key of every lesson, {label: (when
-    taken, results)} for the lessons whose results can be shown again)."""
+@dataclass
+class LessonPlan:
+    """One lesson's tests of one kind, the key of their results, and the results that can be
+    shown again (when taken, the results), if any."""
+
+    lesson: Lesson
+    kind: str
+    tests: Dict[str, TestInfo]
+    key: str
+    reused: Optional[Tuple[str, Dict[str, TestResult]]] = None
+
+    @property
+    def entry(self) -> str:
+        """The store's name of these results: 'lesson03/gpu'."""
+        return f"{self.lesson.label}/{self.kind}"
+
+
+def plan(lessons: List[Lesson], tests: Dict[str, TestInfo], kind: str, store: ResultStore,
+         machine: Callable[[], str], leave_out: Iterable[str] = ()) -> List[LessonPlan]:
+    """For the tests of one kind ('cpu' or 'gpu'), each lesson's that has some: its key (with
+    the machine's for GPU tests: `machine` is called once, and only then) and whether its
+    results can be shown again."""
     memo: Dict[str, str] = {}
-    keys, reused = {}, {}
+    machine_text = machine() if kind == "gpu" else ""
+    kind_tests = of_kind(tests, kind)
+    plans = []
     for lesson in lessons:
-        mine = lesson_tests(lesson, tests, leave_out=leave_out)
-        keys[lesson.label] = lesson_key(lesson, mine, machine, memo)
-        hit = store.reusable(entry(lesson, kind), keys[lesson.label], mine)
-        if hit is not None and mine:
-            reused[lesson.label] = hit
-    return keys, reused
+        mine = lesson_tests(lesson, kind_tests, leave_out=leave_out)
+        if not mine:
+            continue
+        p = LessonPlan(lesson, kind, mine, lesson_key(lesson, mine, machine_text, memo))
+        p.reused = store.reusable(p.entry, p.key, mine)
+        plans.append(p)
+    return plans
 
 
 def keep_lesson(state_dir: Path, lesson: Lesson, tests: Dict[str, TestInfo],
@@ -182,12 +202,7 @@ def keep_lesson(state_dir: Path, lesson: Lesson, tests: Dict[str, TestInfo],
     """Records one lesson's results of these kinds (after `course.py test NN`), so that progress
     shows them again while nothing changes."""
     store = ResultStore(state_dir)
-    machine = machine_key()
     for kind in kinds:
-        of_kind = {n: t for n, t in tests.items() if (kind == "gpu") == ("gpu" in t.labels)}
-        mine = lesson_tests(lesson, of_kind, leave_out=leave_out)
-        if not mine:
-            continue
-        key = lesson_key(lesson, mine, machine if kind == "gpu" else "")
-        store.keep(entry(lesson, kind), key, {n: r for n, r in results.items() if n in mine})
+        for p in plan([lesson], tests, kind, store, machine_key, leave_out):
+            store.keep(p.entry, p.key, {n: r for n, r in results.items() if n in p.tests})
     store.save()

@@ -28,12 +28,12 @@ MEASUREMENT_PREFIXES = ("[kit-slowdown]", "[kit-counters]")
 _FAILURE_AT = re.compile(r"^(?:.*/)?([^/\s]+:\d+): Failure$", re.M)
 
 # The statuses by their old names here (course_model has the words).
+NO_BUILD = DOES_NOT_BUILD
+NOT_BUILT = NOT_BUILT_YET
 #: The statuses of a lesson whose CPU part passes while no GPU checked its kernel.
 WAITING_FOR_A_GPU = (CPU_PART_DONE, KERNEL_ON_CPU)
 #: The label of the CPU tests that run the student's kernel on the CPU (lessons 05, 06).
 CPU_KERNEL_LABEL = "cpu-kernel"
-NO_BUILD = DOES_NOT_BUILD
-NOT_BUILT = NOT_BUILT_YET
 
 #: The footnote of a row whose sanitizer runs are left out of its counts.
 SANITIZER_RUNS_LEFT_OUT = ("the sanitizer runs of the GPU tests are not counted here: they are "

@@ -28,6 +28,7 @@ from typing import Dict, List
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_cli import Parser, positive_int, run_main  # noqa: E402
 from course_model import CourseError, split_test_name  # noqa: E402
+from ctest_results import ResultError, list_tests  # noqa: E402
 
 PROG = "slowest_tests"
 
@@ -66,7 +67,10 @@ class Timed:
 
     @property
     def group(self) -> str:
-        """The test program, or for a sanitizer run its tool and lesson."""
+        """The test program; the lesson where the program is not known, or for a sanitizer run
+        (whose program is the wrapper's interpreter)."""
+        if self.kind == "sanitizer run":
+            return self.lesson
         return self.program or self.lesson
 
 
@@ -110,7 +114,6 @@ def with_programs(tests: List[Timed], programs: Dict[str, str]) -> None:
 
 def programs_of(build_dir: Path) -> Dict[str, str]:
     """test name -> its program's file name, from the build's ctest list ({} when unreadable)."""
-    from ctest_results import ResultError, list_tests
     try:
         return {name: info.program for name, info in list_tests(build_dir).items()}
     except (ResultError, OSError):
@@ -137,14 +140,13 @@ def render(reports: List[Report], top: int, groups: int) -> str:
     lines.append(f"{'kind':18} {'tests':>6} {'seconds':>9} {'mean s':>7}")
     for kind, n, s in sorted(totals(tests, lambda t: t.kind), key=lambda r: KINDS.index(r[0])):
         lines.append(f"{kind:18} {n:>6} {s:>9.1f} {s / n:>7.2f}")
-    for title, key in (("program (or lesson)", lambda t: t.group),):
-        rows = totals(tests, key)
-        lines.append("")
-        lines.append(f"{title:40} {'tests':>6} {'seconds':>9}")
-        for name, n, s in rows[:groups]:
-            lines.append(f"{name:40} {n:>6} {s:>9.1f}")
-        if len(rows) > groups:
-            lines.append(f"... and {len(rows) - groups} more")
+    rows = totals(tests, lambda t: t.group)
+    lines.append("")
+    lines.append(f"{'program (or lesson)':40} {'tests':>6} {'seconds':>9}")
+    for name, n, s in rows[:groups]:
+        lines.append(f"{name:40} {n:>6} {s:>9.1f}")
+    if len(rows) > groups:
+        lines.append(f"... and {len(rows) - groups} more")
     lines.append("")
     lines.append(f"the {min(top, len(tests))} slowest tests:")
     for t in sorted(tests, key=lambda t: -t.seconds)[:top]:

@@ -238,6 +238,31 @@ def test_list(path: Path, tests: Dict[str, str], programs: Optional[Dict[str, st
     return path
 
 
+#: The labels of lesson 01's CPU and GPU exercise tests in the student tree, as the suites give
+#: them, and a GPU test's output where there is no GPU.
+CPU = "cpu;exercise;lesson01;student"
+GPU = "exercise;gpu;lesson01;student"
+NO_GPU = ("[ RUN      ] {0}\n/src/testing.cpp:1: Skipped\nno usable GPU: none here\n\n"
+          "[  SKIPPED ] {0} (0 ms)\n")
+
+
+def passed(name: str, labels: str = CPU) -> str:
+    """Lesson 01's student test `name` passed."""
+    return junit_case(f"student/lesson01/{name}", labels=labels, output=passing_output(name))
+
+
+def failed(name: str, labels: str = CPU) -> str:
+    """Lesson 01's student test `name` failed an assertion."""
+    return junit_case(f"student/lesson01/{name}", status="fail", labels=labels, failure=True,
+                      output=f"[ RUN      ] {name}\n/t.cpp:3: Failure\n[  FAILED  ] {name}\n")
+
+
+def skipped_gpu(name: str, labels: str = GPU) -> str:
+    """Lesson 01's student GPU test `name` skipped: no GPU."""
+    return junit_case(f"student/lesson01/{name}", status="notrun", labels=labels,
+                      output=NO_GPU.format(name), skipped="SKIP_REGULAR_EXPRESSION_MATCHED")
+
+
 def passing_output(name: str, extra: str = "") -> str:
     return (f"[ RUN      ] {name}\n{extra}[       OK ] {name} (1 ms)\n[  PASSED  ] 1 test.\n")
 

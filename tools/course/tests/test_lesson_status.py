@@ -16,30 +16,12 @@ import json
 import unittest
 from pathlib import Path
 
-from course_testing import (ToolTest, junit_case, junit_file, make_build, make_course,
-                            passing_output, test_list)
+from course_testing import (CPU, GPU, ToolTest, failed, junit_file, make_build,
+                            make_course, passed, skipped_gpu, test_list)
 import answers
 import course_model
 
-CPU = "cpu;exercise;lesson01;student"
-GPU = "exercise;gpu;lesson01;student"
 SANITIZE = "gpu;guard;lesson01;memcheck;sanitize;student"
-NO_GPU = ("[ RUN      ] {0}\n/src/testing.cpp:1: Skipped\nno usable GPU: none here\n\n"
-          "[  SKIPPED ] {0} (0 ms)\n")
-
-
-def passed(name: str, labels: str = CPU) -> str:
-    return junit_case(f"student/lesson01/{name}", labels=labels, output=passing_output(name))
-
-
-def skipped(name: str) -> str:
-    return junit_case(f"student/lesson01/{name}", status="notrun", labels=GPU,
-                      output=NO_GPU.format(name), skipped="SKIP_REGULAR_EXPRESSION_MATCHED")
-
-
-def failed(name: str, labels: str = CPU) -> str:
-    return junit_case(f"student/lesson01/{name}", status="fail", labels=labels, failure=True,
-                      output=f"[ RUN      ] {name}\n/t.cpp:3: Failure\n[  FAILED  ] {name}\n")
 
 
 class LessonFixture(ToolTest):
@@ -84,15 +66,15 @@ class Status(LessonFixture):
             "not built yet", "does not build", "no tests yet"))
 
     def test_not_started_and_in_progress(self):
-        self.report(failed("A.Cpu"), failed("B.Cpu"), skipped("C.Gpu"))
+        self.report(failed("A.Cpu"), failed("B.Cpu"), skipped_gpu("C.Gpu"))
         self.assertTrue(self.row(self.progress()).endswith("  not started"))
-        self.report(passed("A.Cpu"), failed("B.Cpu"), skipped("C.Gpu"))
+        self.report(passed("A.Cpu"), failed("B.Cpu"), skipped_gpu("C.Gpu"))
         self.assertTrue(self.row(self.progress()).endswith("  in progress"))
 
     def test_the_cpu_part_done_is_not_in_progress(self):
         # Before: the two sanitizer runs had no result, counted as failed GPU tests, and the row
         # said "0/3, 1 skipped ... in progress", like a lesson not started on its kernel.
-        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped("C.Gpu"))
+        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
         out = self.progress()
         row = self.row(out)
         self.assertTrue(row.endswith("  CPU part done \u2014 kernel not checked on a GPU"), row)
@@ -109,7 +91,7 @@ class Status(LessonFixture):
         self.env["FAKE_CTEST_LIST"] = str(test_list(self.tmp / "tests2.json", {
             "student/lesson01/A.Cpu": CPU, "student/lesson01/K.Kernel": kernel,
             "student/lesson01/C.Gpu": GPU}))
-        self.report(passed("A.Cpu"), passed("K.Kernel", kernel), skipped("C.Gpu"))
+        self.report(passed("A.Cpu"), passed("K.Kernel", kernel), skipped_gpu("C.Gpu"))
         out = self.progress()
         self.assertTrue(self.row(out).endswith("  kernel checked on the CPU \u2014 not timed"),
                         self.row(out))
@@ -117,7 +99,7 @@ class Status(LessonFixture):
         self.assertIn("the kernels of lessons 01 ran on the CPU and passed there: no GPU timed "
                       "them", out)
         # A kernel test that fails is the lesson in progress, as any CPU test.
-        self.report(passed("A.Cpu"), failed("K.Kernel", kernel), skipped("C.Gpu"))
+        self.report(passed("A.Cpu"), failed("K.Kernel", kernel), skipped_gpu("C.Gpu"))
         self.assertTrue(self.row(self.progress()).endswith("  in progress"))
 
     def test_every_count_adds_up(self):
@@ -132,7 +114,7 @@ class Status(LessonFixture):
     def test_test_without_cpu_lists_no_sanitizer_run_as_failing(self):
         # `course.py test 01` without a GPU: the sanitizer runs are not run (-LE sanitize), so
         # they are not failing either.
-        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped("C.Gpu"))
+        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
         proc = self.course_test()
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         self.assertNotIn("Failing:", proc.stdout)
@@ -142,7 +124,7 @@ class Status(LessonFixture):
         self.assertIn("[2] the sanitizer runs of the GPU tests are not counted here", proc.stdout)
 
     def test_a_failing_test_is_still_failing(self):
-        self.report(passed("A.Cpu"), failed("B.Cpu"), skipped("C.Gpu"))
+        self.report(passed("A.Cpu"), failed("B.Cpu"), skipped_gpu("C.Gpu"))
         proc = self.course_test()
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
         self.assertIn("Failing: B.Cpu.", proc.stdout)
@@ -171,7 +153,7 @@ class Answers(LessonFixture):
 
     def test_not_before_the_cpu_part_passes(self):
         self.with_pack()
-        self.report(passed("A.Cpu"), failed("B.Cpu"), skipped("C.Gpu"))
+        self.report(passed("A.Cpu"), failed("B.Cpu"), skipped_gpu("C.Gpu"))
         for extra in ((), ("--cpu",)):
             proc = self.course_test(*extra)
             self.assertNotIn("answers", proc.stdout.lower())
@@ -179,7 +161,7 @@ class Answers(LessonFixture):
 
     def test_from_the_pack_in_a_student_repository(self):
         self.with_pack()
-        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped("C.Gpu"))
+        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
         proc = self.course_test("--cpu")
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         self.assertIn("The reasoning behind lesson 01's answers: .course/answers/01_no_conflict/"
@@ -189,7 +171,7 @@ class Answers(LessonFixture):
 
     def test_from_the_solutions_in_the_courses_checkout(self):
         own = self.with_solutions()
-        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped("C.Gpu"))
+        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
         proc = self.course_test()
         self.assertIn("The reasoning behind lesson 01's answers: solutions/01_no_conflict/"
                       "answers.md", proc.stdout)
@@ -198,7 +180,7 @@ class Answers(LessonFixture):
 
     def test_progress_names_the_lessons_whose_answers_are_open(self):
         self.with_pack()
-        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped("C.Gpu"))
+        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
         out = self.progress()
         self.assertIn("Answers of the lessons whose CPU part passes (01): .course/answers/", out)
         self.assertTrue(self.unpacked().is_file())
@@ -206,7 +188,7 @@ class Answers(LessonFixture):
     def test_a_broken_pack_is_one_line_not_a_traceback(self):
         (self.source / answers.PACK_PATH).parent.mkdir(parents=True, exist_ok=True)
         (self.source / answers.PACK_PATH).write_text("{not json")
-        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped("C.Gpu"))
+        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
         proc = self.course_test("--cpu")
         self.assertNotIn("Traceback", proc.stdout + proc.stderr)
         self.assertIn("is not a pack of answers", proc.stdout + proc.stderr)
@@ -217,7 +199,7 @@ class Answers(LessonFixture):
             packed["lessons"]["01_no_conflict"]["answers.md"]
         (self.source / answers.PACK_PATH).parent.mkdir(parents=True, exist_ok=True)
         (self.source / answers.PACK_PATH).write_text(json.dumps(packed))
-        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped("C.Gpu"))
+        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
         proc = self.course_test("--cpu")
         self.assertIn("not a path inside a lesson's answers", proc.stdout + proc.stderr)
         self.assertFalse((self.source / ".course" / "escape.md").exists())

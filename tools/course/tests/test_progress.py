@@ -11,27 +11,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import textwrap
 import unittest
 from pathlib import Path
 
-from course_testing import (FIXTURES, TOOLS, ToolTest, junit_case, junit_file, make_build,
-                            make_course, passing_output, test_list)
+from course_testing import (CPU, FIXTURES, GPU, TOOLS, ToolTest, failed, junit_case, junit_file,
+                            make_build, make_course, passed, skipped_gpu, test_list)
 
-CPU = "cpu;exercise;lesson01;student"
-GPU = "exercise;gpu;lesson01;student"
 GPU_GUARD = "gpu;guard;lesson01;student"
-NO_GPU = ("[ RUN      ] {0}\n/src/testing.cpp:1: Skipped\nno usable GPU: none here\n\n"
-          "[  SKIPPED ] {0} (0 ms)\n")
-
-
-def skipped_gpu(name: str, labels: str = GPU) -> str:
-    return junit_case(f"student/lesson01/{name}", status="notrun", labels=labels,
-                      output=NO_GPU.format(name), skipped="SKIP_REGULAR_EXPRESSION_MATCHED")
-
-
-def passed(name: str, labels: str) -> str:
-    return junit_case(f"student/lesson01/{name}", labels=labels, output=passing_output(name))
 
 
 class Progress(ToolTest):
@@ -240,8 +226,7 @@ class ProgressOnAGpu(ToolTest):
         return next(line for line in out.splitlines() if line.startswith("01  "))
 
     def test_a_lesson_whose_cpu_tests_fail_builds_only_its_cpu_programs(self):
-        failing = junit_case("student/lesson01/A.Cpu", labels=CPU, status="fail", failure=True,
-                             output="x.cpp:1: Failure\n[  FAILED  ] A.Cpu\n")
+        failing = failed("A.Cpu")
         proc = self.progress([failing])
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(self.targets(), ["lesson01-cpu"])
@@ -284,8 +269,7 @@ class ProgressOnAGpu(ToolTest):
         program.write_text("one")
         test_list(self.listing, {"student/lesson01/A.Cpu": CPU, "student/lesson01/B.Gpu": GPU},
                   {"student/lesson01/A.Cpu": str(program), "student/lesson01/B.Gpu": ""})
-        failing = junit_case("student/lesson01/A.Cpu", labels=CPU, status="fail", failure=True,
-                             output="x.cpp:1: Failure\n[  FAILED  ] A.Cpu\n")
+        failing = failed("A.Cpu")
         self.progress([failing])
         self.progress([failing])
         self.assertEqual([c for c in self.calls() if "--output-junit" in c], [])
