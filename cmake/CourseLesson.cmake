@@ -112,7 +112,8 @@ function(_course_add_sanitizer_tests prefix stem exe names labels)
                COMMAND Python3::Interpreter
                        "${PROJECT_SOURCE_DIR}/tools/reliability/sanitizer_test.py" --tool ${tool}
                        --name "${test}" -- $<TARGET_FILE:${exe}> "--gtest_filter=${filter}")
-      set_tests_properties("${test}" PROPERTIES SKIP_RETURN_CODE 77)
+      set_tests_properties("${test}" PROPERTIES SKIP_RETURN_CODE 77
+                           ENVIRONMENT "${COURSE_PYTHON_ENV}")
     else()
       _course_add_skipped_gpu_test("${test}")
     endif()

@@ -6,7 +6,8 @@
 #   bash course/tools/course/grade_run.sh --student student --course course \
 #        [--lessons 01,03] [--build-only] [--pass-mark PERCENT] [--heading TEXT]
 #
-# The steps, the options and the exit statuses: tools/course/grade_run.py (--help).
+# The steps, the options and the exit statuses: course.grading.grade_run (tools/course/grading/
+# grade_run.py; --help).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-exec bash "$here/gpu-env.sh" python3 "$here/grade_run.py" "$@"
+exec bash "$here/gpu-env.sh" python3 "$here/bootstrap.py" course.grading.grade_run "$@"

@@ -6,14 +6,11 @@ alone)."""
 import os
 import re
 import shlex
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "course"))
-import course_model  # noqa: E402
+from course.model import course_model
 
 PICTURES_MANIFEST = "docs/pictures.txt"
 MEASURED_MANIFEST = "docs/measured.txt"

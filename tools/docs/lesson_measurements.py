@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
 from docs_common import DocsError
-from course_model import split_test_name  # noqa: E402  (docs_common puts tools/course on the path)
+from course.model.course_model import split_test_name
 
 COLUMNS = ["lesson", "tree", "kind", "what",
            "model_load_wavefronts", "counter_load_wavefronts",

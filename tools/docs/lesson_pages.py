@@ -22,7 +22,7 @@ import sys
 from typing import List, Tuple
 
 from docs_common import course_lessons, prose_lines, repo_root
-from course_model import HINTS_FILE, README_HEADINGS, hint_numbers, read_hints  # noqa: E402
+from course.model.course_model import HINTS_FILE, README_HEADINGS, hint_numbers, read_hints
 
 SKIPPED = 77
 

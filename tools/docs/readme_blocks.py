@@ -30,8 +30,8 @@ from typing import List, Tuple
 
 from docs_common import (MEASURED_MANIFEST, DocsError, course_lessons, markdown_documents,
                          measured_items, pictures, repo_root)
-from course_model import CourseError  # noqa: E402  (docs_common puts tools/course on the path)
-import lesson_table  # noqa: E402
+from course.model import lesson_table
+from course.model.course_model import CourseError
 from measurements import lessons_table, plain_table, read_measurement, read_sweep, table
 
 OPEN = re.compile(r"^<!--\s*(measured|snippet):(\S+)\s*-->\s*$")

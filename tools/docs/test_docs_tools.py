@@ -16,16 +16,15 @@ import unittest
 import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 
-import docs_common  # noqa: E402
-import doxygen_filter  # noqa: E402
-import lesson_pages  # noqa: E402
-import measurements  # noqa: E402
-import pictures  # noqa: E402
-import readme_blocks  # noqa: E402
-from charts import chart  # noqa: E402
-from measurements import read_measurement, read_sweep  # noqa: E402
+import docs_common
+import doxygen_filter
+import lesson_pages
+import measurements
+import pictures
+import readme_blocks
+from charts import chart
+from measurements import read_measurement, read_sweep
 
 BANK_MAP = None
 if "--bank-map" in sys.argv:

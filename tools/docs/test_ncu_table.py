@@ -2,12 +2,10 @@
 """Unit tests of ncu_table.py on a small raw page as Nsight Compute writes it."""
 
 import os
-import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ncu_table  # noqa: E402
+import ncu_table
 
 RAW = '''==PROF== Connected to process 1
 "ID","Kernel Name","sm__a.sum","sm__b.pct"

@@ -15,9 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "course"))
-from ctest_results import ASSERTION, CRASH, NOT_BUILT, SKIP, ResultError, read_junit, run_ctest  # noqa: E402
-import machine  # noqa: E402
+from course.model import machine
+from course.model.ctest_results import (ASSERTION, CRASH, NOT_BUILT, ResultError, SKIP, read_junit,
+                                        run_ctest)
 
 
 def main(argv: list[str]) -> int:

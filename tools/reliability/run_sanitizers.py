@@ -28,11 +28,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "course"))
-from ctest_results import list_tests  # noqa: E402
-import machine  # noqa: E402
-import sanitizer  # noqa: E402
-from sanitizer import RACECHECK_EXCLUDE, TOOLS  # noqa: E402
+from course.model import machine
+from course.model.ctest_results import list_tests
+import sanitizer
+from sanitizer import RACECHECK_EXCLUDE, TOOLS
 
 
 def gpu_programs(build_dir: Path, trees: list[str]) -> dict[Path, list[list[str]]]:

@@ -15,11 +15,9 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "course"))
-import machine  # noqa: E402
-import sanitizer  # noqa: E402
+from course.model import machine
+import sanitizer
 
 SKIP = 77
 

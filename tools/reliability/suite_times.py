@@ -38,8 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "course"))
-import machine  # noqa: E402
+from course.model import machine
 
 
 @dataclass

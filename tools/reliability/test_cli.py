@@ -15,8 +15,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
-import sanitizer  # noqa: E402
+import sanitizer
 
 # A stand-in compute-sanitizer: prints what FAKE_SANITIZER_OUTPUT says and exits with
 # FAKE_SANITIZER_EXIT, as the real one does after running the program.
@@ -101,7 +100,6 @@ class Scripts(unittest.TestCase):
         self.assertIn("skipped: nvidia-smi not found", p.stdout)
 
     def test_suite_times_keeps_the_rows_of_steps_not_measured_now(self):
-        sys.path.insert(0, str(HERE.parents[0] / "course"))
         import suite_times
         table = self.build / "times.csv"
         suite_times.write_csv(table, "GPU A", {"gpu-check": 100.0, "sanitize": 50.0}, "0,1")

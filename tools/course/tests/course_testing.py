@@ -16,11 +16,12 @@ import unittest
 from pathlib import Path
 from typing import Dict, List, Optional
 
+from course.model.cli import module_command
+
 HERE = Path(__file__).resolve().parent
 TOOLS = HERE.parent
 ROOT = TOOLS.parents[1]
 FIXTURES = HERE / "fixtures"
-sys.path.insert(0, str(TOOLS))
 
 README_01 = textwrap.dedent("""\
     # Lesson 01: Banks, words and wavefronts
@@ -179,9 +180,11 @@ class ToolTest(unittest.TestCase):
     def tearDown(self) -> None:
         self._tmp.cleanup()
 
-    def run_tool(self, script: str, *args: str, input: Optional[str] = None,
+    def run_tool(self, module: str, *args: str, input: Optional[str] = None,
                  cwd: Optional[Path] = None, timeout: float = 120) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, str(TOOLS / script), *map(str, args)],
+        """Runs a module of the package as a program ("course.grading.grade"), as a user
+        would: a process of its own, from `cwd` (default: the test's temporary folder)."""
+        return subprocess.run([*module_command(module), *map(str, args)],
                               capture_output=True, text=True, env=self.env, input=input,
                               cwd=str(cwd or self.tmp), timeout=timeout)
 

@@ -11,8 +11,8 @@ import unittest
 
 from course_testing import ToolTest, junit_case, junit_file, passing_output
 
-import batched_tests
-from ctest_results import ASSERTION, CRASH, PASS, TestInfo, read_junit
+from course.model.ctest_results import ASSERTION, CRASH, PASS, TestInfo, read_junit
+from course.ci import batched_tests
 
 FAKE_PROGRAM = textwrap.dedent('''\
     #!{python}

@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import List, Optional
 
 from course_testing import ROOT, ToolTest
-from course_model import find_lessons
-import answer_units
-import check_answers
-from check_answers import Finding
+from course.model.course_model import find_lessons
+from course.policy import answer_units, check_answers
+from course.policy.findings import Finding
 
 HAVE_SOLUTIONS = (ROOT / "solutions").is_dir()
 
@@ -199,23 +198,23 @@ class PutBack(CourseCopy):
     def test_the_command_line(self):
         root = self.course("07")
         self.append(root, "07", "README.md", "pitch (`kTileDim + kVec`)\n")
-        proc = self.run_tool("check_answers.py", "--root", root, "--lesson", "07")
+        proc = self.run_tool("course.policy.check_answers", "--root", root, "--lesson", "07")
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
         self.assertIn("README.md:", proc.stdout)
         self.assertIn("finding", proc.stdout)
-        units = self.run_tool("check_answers.py", "--root", root, "--lesson", "7", "--units")
+        units = self.run_tool("course.policy.check_answers", "--root", root, "--lesson", "7", "--units")
         self.assertEqual(units.returncode, 0, units.stderr)
         self.assertIn("value of kTilePitch: kTileDim + kVec", units.stdout)
 
     def test_bad_input(self):
-        self.assertOneLineError(self.run_tool("check_answers.py", "--lesson", "x"), 2, "lesson")
+        self.assertOneLineError(self.run_tool("course.policy.check_answers", "--lesson", "x"), 2, "lesson")
         root = self.course("07")
-        self.assertOneLineError(self.run_tool("check_answers.py", "--root", root, "--lesson", "05"),
+        self.assertOneLineError(self.run_tool("course.policy.check_answers", "--root", root, "--lesson", "05"),
                                 2, "no lesson 05")
         shutil.rmtree(root / "solutions")
-        self.assertOneLineError(self.run_tool("check_answers.py", "--root", root), 2,
+        self.assertOneLineError(self.run_tool("course.policy.check_answers", "--root", root), 2,
                                 "no solutions")
-        self.assertOneLineError(self.run_tool("check_answers.py", "--root", self.tmp), 2,
+        self.assertOneLineError(self.run_tool("course.policy.check_answers", "--root", self.tmp), 2,
                                 "no lessons/ folder")
 
 

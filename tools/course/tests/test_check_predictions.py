@@ -7,8 +7,7 @@ from __future__ import annotations
 import textwrap
 import unittest
 
-import course_testing  # noqa: F401  (puts tools/course on the path)
-from check_predictions import Prediction, judge_failure, predictions_in, split_by_test
+from course.policy.check_predictions import Prediction, judge_failure, predictions_in, split_by_test
 
 SOURCE = textwrap.dedent('''\
     TEST(Predictions, ColumnWavefronts) {

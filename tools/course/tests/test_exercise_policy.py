@@ -5,17 +5,14 @@ tools/course/hostile/run_hostile.py grades them)."""
 
 from __future__ import annotations
 
-import sys
 import textwrap
 import unittest
 from typing import List
 
-from course_testing import ROOT, TOOLS, ToolTest
+from course_testing import ROOT, ToolTest
 
-sys.path.insert(0, str(TOOLS / "hostile"))
-
-import exercise_policy as policy  # noqa: E402
-from course_model import find_lessons, lesson_by_number  # noqa: E402
+from course.model.course_model import find_lessons, lesson_by_number
+from course.policy import exercise_policy as policy
 
 try:
     policy.load_lexer()
@@ -59,7 +56,7 @@ class EveryLesson(PolicyTest):
     def test_every_starter_and_solution_passes(self):
         # A student repository has no solutions/: its starters then.
         trees = 2 if (ROOT / "solutions").is_dir() else 1
-        proc = self.run_tool("exercise_policy.py", "lessons", *(["--solutions"] if trees == 2 else []))
+        proc = self.run_tool("course.policy.exercise_policy", "lessons", *(["--solutions"] if trees == 2 else []))
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         count = sum(len(lesson.student_files()) for lesson in LESSONS)
         self.assertIn(f"{trees * count} exercise files, 0 findings", proc.stdout)
@@ -70,14 +67,14 @@ class EveryLesson(PolicyTest):
         starter = (ROOT / "lessons" / "01_no_conflict" / "exercise.hpp").read_text()
         bad.write_text(starter.replace("#pragma once", "#pragma once\n#define X 1", 1))
         line = starter.splitlines().index("#pragma once") + 2
-        proc = self.run_tool("exercise_policy.py", "check", bad, "--lesson", "01")
+        proc = self.run_tool("course.policy.exercise_policy", "check", bad, "--lesson", "01")
         self.assertEqual(proc.returncode, 1, proc.stderr)
         self.assertRegex(proc.stdout, rf"exercise\.hpp:{line}: \[directive\] `#define`")
 
     def test_errors(self):
-        self.assertOneLineError(self.run_tool("exercise_policy.py", "check", self.tmp / "none.hpp"),
+        self.assertOneLineError(self.run_tool("course.policy.exercise_policy", "check", self.tmp / "none.hpp"),
                                 2, "no such file")
-        self.assertOneLineError(self.run_tool("exercise_policy.py", "check", __file__), 2,
+        self.assertOneLineError(self.run_tool("course.policy.exercise_policy", "check", __file__), 2,
                                 "not in a lesson's folder")
 
 
@@ -250,7 +247,7 @@ class Attacks(ToolTest):
     through grade_run.sh is tools/course/hostile/run_hostile.py)."""
 
     def test_each_attack_is_refused_by_its_rule(self):
-        import run_hostile
+        from course.grading.hostile import run_hostile
         rules_seen = set()
         for path in run_hostile.attack_files():
             attack = run_hostile.read_attack(path)

@@ -22,7 +22,7 @@ class FailFirst(ToolTest):
     def check(self, cases, *args):
         junit = junit_file(self.tmp / "report.xml", cases)
         self.env["FAKE_CTEST_JUNIT"] = str(junit)
-        return self.run_tool("fail_first.py", "--build-dir", self.build, *args)
+        return self.run_tool("course.ci.fail_first", "--build-dir", self.build, *args)
 
     def sound(self):
         return [
@@ -83,23 +83,23 @@ class FailFirst(ToolTest):
     def test_malformed_and_empty_reports(self):
         bad = self.tmp / "bad.xml"
         bad.write_text("<testsuite><testcase name=")
-        p = self.run_tool("fail_first.py", "--build-dir", self.build, "--mode", "cpu",
+        p = self.run_tool("course.ci.fail_first", "--build-dir", self.build, "--mode", "cpu",
                           "--junit", bad)
         self.assertOneLineError(p, 1, "not valid JUnit XML")
         bad.write_text("")
-        p = self.run_tool("fail_first.py", "--build-dir", self.build, "--mode", "cpu",
+        p = self.run_tool("course.ci.fail_first", "--build-dir", self.build, "--mode", "cpu",
                           "--junit", bad)
         self.assertOneLineError(p, 1, "empty")
 
     def test_bad_usage(self):
-        p = self.run_tool("fail_first.py", "--build-dir", self.tmp / "nowhere", "--mode", "cpu")
+        p = self.run_tool("course.ci.fail_first", "--build-dir", self.tmp / "nowhere", "--mode", "cpu")
         self.assertOneLineError(p, 2, "is not a configured build folder")
-        p = self.run_tool("fail_first.py", "--build-dir", self.build, "--mode", "fast")
+        p = self.run_tool("course.ci.fail_first", "--build-dir", self.build, "--mode", "fast")
         self.assertEqual(p.returncode, 2)
 
     def test_gpu_mode_without_a_gpu_skips(self):
         self.env["PATH"] = str(self.bin)  # no nvidia-smi
-        p = self.run_tool("fail_first.py", "--build-dir", self.build, "--mode", "gpu")
+        p = self.run_tool("course.ci.fail_first", "--build-dir", self.build, "--mode", "gpu")
         self.assertEqual(p.returncode, 77, p.stdout + p.stderr)
         self.assertIn("skipped", p.stdout)
 

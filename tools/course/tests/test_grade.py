@@ -9,7 +9,7 @@ import unittest
 
 from course_testing import (FIXTURES, ToolTest, have_yaml, junit_case, junit_file, make_build,
                             make_course, passing_output)
-from sandbox import Sandbox
+from course.grading.sandbox import Sandbox
 
 ALL_PASSING = "junit-solution-allpass.xml"  # recorded on a GPU: every test of the solutions
 
@@ -27,7 +27,7 @@ class GradeReport(ToolTest):
         reports = []
         for j in junit:
             reports += ["--junit", str(j) if "/" in str(j) else str(FIXTURES / j)]
-        return self.run_tool("grade.py", "--source-dir", self.source, "report", *reports,
+        return self.run_tool("course.grading.grade", "--source-dir", self.source, "report", *reports,
                              "--points", self.points, "--markdown", self.md, "--json", self.json,
                              *args)
 
@@ -225,7 +225,7 @@ class GradeReport(ToolTest):
         self.assertEqual(self.score()["lessons"]["lesson01"]["tests"], 15)
 
     def test_markdown_to_stdout(self):
-        proc = self.run_tool("grade.py", "--source-dir", self.source, "report", "--junit",
+        proc = self.run_tool("course.grading.grade", "--source-dir", self.source, "report", "--junit",
                              FIXTURES / "junit-student-nogpu.xml", "--points", self.points,
                              "--markdown", "-")
         self.assertIn("| Lesson | Points | Passed | Failed | Not run | Not gradable here | "
@@ -234,7 +234,7 @@ class GradeReport(ToolTest):
         self.assertIn("**NOT a trusted grade.**", proc.stdout)
 
     def test_the_course_points_table_reads(self):
-        proc = self.run_tool("grade.py", "report", "--junit", FIXTURES / "junit-student-nogpu.xml")
+        proc = self.run_tool("course.grading.grade", "report", "--junit", FIXTURES / "junit-student-nogpu.xml")
         self.assertEqual(proc.returncode, 0, proc.stderr)
 
 
@@ -246,7 +246,7 @@ class GradeErrors(ToolTest):
         self.points.write_text('{"lessons": {"lesson01": 10}}')
 
     def report(self, junit, *args: str, points=None):
-        return self.run_tool("grade.py", "--source-dir", self.source, "report", "--junit", junit,
+        return self.run_tool("course.grading.grade", "--source-dir", self.source, "report", "--junit", junit,
                              "--points", points or self.points, *args)
 
     def test_missing_empty_malformed_and_empty_junit(self):
@@ -288,8 +288,8 @@ class GradeErrors(ToolTest):
         self.assertOneLineError(self.report(junit, "--pass-mark", "most"), 2, "not a percentage")
         self.assertOneLineError(self.report(junit, "--tree", "mine"), 2, "invalid choice")
         self.assertOneLineError(self.report(junit, "--colour"), 2, "unrecognized arguments")
-        self.assertOneLineError(self.run_tool("grade.py", "report"), 2, "--junit")
-        self.assertOneLineError(self.run_tool("grade.py"), 2)
+        self.assertOneLineError(self.run_tool("course.grading.grade", "report"), 2, "--junit")
+        self.assertOneLineError(self.run_tool("course.grading.grade"), 2)
 
     def test_unwritable_outputs(self):
         junit = FIXTURES / "junit-student-nogpu.xml"
@@ -323,7 +323,7 @@ class LessonStep(ToolTest):
         self.points.write_text('{"lessons": {"lesson01": 10}}')
 
     def lesson(self, *args: str):
-        return self.run_tool("grade.py", "--source-dir", self.source, "lesson", "01",
+        return self.run_tool("course.grading.grade", "--source-dir", self.source, "lesson", "01",
                              "--build-dir", self.build, "--points", self.points, *args)
 
     def test_a_program_that_did_not_build(self):
@@ -335,11 +335,11 @@ class LessonStep(ToolTest):
                       proc.stdout)
 
     def test_errors(self):
-        self.assertOneLineError(self.run_tool("grade.py", "lesson", "01", "--build-dir", self.tmp / "x",
+        self.assertOneLineError(self.run_tool("course.grading.grade", "lesson", "01", "--build-dir", self.tmp / "x",
                                               "--points", self.points), 2, "not a configured build folder")
-        self.assertOneLineError(self.run_tool("grade.py", "lesson", "1x", "--build-dir", self.build), 2,
+        self.assertOneLineError(self.run_tool("course.grading.grade", "lesson", "1x", "--build-dir", self.build), 2,
                                 "not a lesson number")
-        self.assertOneLineError(self.run_tool("grade.py", "--source-dir", self.source, "lesson", "04",
+        self.assertOneLineError(self.run_tool("course.grading.grade", "--source-dir", self.source, "lesson", "04",
                                               "--build-dir", self.build, "--points", self.points),
                                 2, "no lesson 04")
         self.assertOneLineError(self.lesson("--jobs", "0"), 2, "out of range")
@@ -348,26 +348,26 @@ class LessonStep(ToolTest):
 class PointsAndClassroom(ToolTest):
     def test_points_lists_every_test_of_a_reference_run(self):
         out = self.tmp / "points.json"
-        proc = self.run_tool("grade.py", "points", "--junit", FIXTURES / "junit-l01-h200.xml",
+        proc = self.run_tool("course.grading.grade", "points", "--junit", FIXTURES / "junit-l01-h200.xml",
                              "--lesson-points", "12", "--output", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         data = json.loads(out.read_text())
         self.assertEqual(data["lessons"]["lesson01"]["points"], 12)
         self.assertEqual(len(data["lessons"]["lesson01"]["tests"]), 15)
         # Kept when written again; and the table it wrote grades.
-        proc = self.run_tool("grade.py", "points", "--junit", FIXTURES / "junit-l01-h200.xml",
+        proc = self.run_tool("course.grading.grade", "points", "--junit", FIXTURES / "junit-l01-h200.xml",
                              "--output", out)
         self.assertEqual(json.loads(out.read_text())["lessons"]["lesson01"]["points"], 12)
-        self.assertOneLineError(self.run_tool("grade.py", "points", "--junit",
+        self.assertOneLineError(self.run_tool("course.grading.grade", "points", "--junit",
                                               FIXTURES / "junit-kit-h200.xml"), 2, "no solution lesson tests")
-        self.assertOneLineError(self.run_tool("grade.py", "points", "--junit", out.parent / "x.xml",
+        self.assertOneLineError(self.run_tool("course.grading.grade", "points", "--junit", out.parent / "x.xml",
                                               "--lesson-points", "-3"), 2, "negative")
 
     def test_classroom_has_one_step_per_lesson(self):
         source = make_course(self.tmp / "course", {"01_no_conflict": None, "02_stride_two": None})
         points = self.tmp / "points.json"
         points.write_text('{"default_lesson_points": 10, "lessons": {"lesson02": 20}}')
-        proc = self.run_tool("grade.py", "--source-dir", source, "classroom", "--points", points)
+        proc = self.run_tool("course.grading.grade", "--source-dir", source, "classroom", "--points", points)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("grade.py lesson 01", proc.stdout)
         self.assertIn("max-score: 20", proc.stdout)
@@ -377,7 +377,7 @@ class PointsAndClassroom(ToolTest):
             steps = yaml.safe_load(proc.stdout)["jobs"]["autograding"]["steps"]
             self.assertEqual([s.get("id") for s in steps if s.get("id")], ["lesson01", "lesson02"])
         points.write_text('{"lessons": {"lesson01": 2.5, "lesson02": 1}}')
-        proc = self.run_tool("grade.py", "--source-dir", source, "classroom", "--points", points)
+        proc = self.run_tool("course.grading.grade", "--source-dir", source, "classroom", "--points", points)
         self.assertOneLineError(proc, 2, "whole numbers")
 
 

@@ -18,7 +18,7 @@ from typing import Dict
 
 from course_testing import FIXTURES, ToolTest, make_build, make_course
 
-from sandbox import Sandbox
+from course.grading.sandbox import Sandbox
 
 FAKE = FIXTURES / "fake_gtest.py"
 BOX = Sandbox.probe()
@@ -55,7 +55,7 @@ class Runner(ToolTest):
     marker = f"fake-gtest-{uuid.uuid4().hex}"
 
     def grade(self, *args: str) -> Dict[str, dict]:
-        proc = self.run_tool("grade_tests.py", "--build-dir", self.build, "--junit",
+        proc = self.run_tool("course.grading.grade_tests", "--build-dir", self.build, "--junit",
                              self.tmp / "junit.xml", "--record", self.tmp / "evidence.json", *args)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         record = json.loads((self.tmp / "evidence.json").read_text())
@@ -141,7 +141,7 @@ class NoSandbox(Runner):
     def test_without_a_sandbox_the_run_refuses_or_says_so(self):
         self.env["COURSE_BWRAP"] = str(self.tmp / "no-bwrap")
         self.register({"S.Pass": "pass"})
-        proc = self.run_tool("grade_tests.py", "--build-dir", self.build, "--junit",
+        proc = self.run_tool("course.grading.grade_tests", "--build-dir", self.build, "--junit",
                              self.tmp / "junit.xml", "--record", self.tmp / "evidence.json")
         self.assertOneLineError(proc, 2, "no sandbox: bubblewrap (bwrap) is not installed")
         got = self.grade("--not-isolated")
@@ -160,7 +160,7 @@ class LessonStep(Runner):
         self.points.write_text('{"lessons": {"lesson01": 10}}')
 
     def lesson(self, *args: str):
-        return self.run_tool("grade.py", "--source-dir", self.source, "lesson", "01",
+        return self.run_tool("course.grading.grade", "--source-dir", self.source, "lesson", "01",
                              "--build-dir", self.build, "--points", self.points, *args)
 
     def test_all_passed(self):

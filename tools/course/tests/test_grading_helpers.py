@@ -23,7 +23,7 @@ class BuildLessons(ToolTest):
 
     def test_one_broken_lesson_does_not_stop_the_others(self):
         self.env["FAKE_CMAKE_FAIL"] = "lesson02"
-        proc = self.run_tool("build_lessons.py", "--build-dir", self.build, "-j", "3")
+        proc = self.run_tool("course.grading.build_lessons", "--build-dir", self.build, "-j", "3")
         self.assertEqual(proc.returncode, 1, proc.stderr)
         # All three at once first; that failed, so each on its own.
         targets = [c.split("--target ")[1].split(" -j")[0] for c in self.calls()
@@ -39,29 +39,29 @@ class BuildLessons(ToolTest):
 
     def test_within_a_lesson_the_build_keeps_going(self):
         (self.build / "CMakeCache.txt").write_text("CMAKE_GENERATOR:INTERNAL=Unix Makefiles\n")
-        self.run_tool("build_lessons.py", "--build-dir", self.build, "--lessons", "01")
+        self.run_tool("course.grading.build_lessons", "--build-dir", self.build, "--lessons", "01")
         self.assertTrue(self.calls()[0].endswith("-- -k"), self.calls())
         (self.build / "CMakeCache.txt").write_text("CMAKE_GENERATOR:INTERNAL=Ninja\n")
-        self.run_tool("build_lessons.py", "--build-dir", self.build, "--lessons", "01")
+        self.run_tool("course.grading.build_lessons", "--build-dir", self.build, "--lessons", "01")
         self.assertTrue(self.calls()[1].endswith("-- -k 0"), self.calls())
 
     def test_all_built(self):
-        proc = self.run_tool("build_lessons.py", "--build-dir", self.build, "--lessons", "1,03")
+        proc = self.run_tool("course.grading.build_lessons", "--build-dir", self.build, "--lessons", "1,03")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(len(self.calls()), 1)  # both in one build
         self.assertIn("--target lesson01 lesson03 -j", self.calls()[0])
 
     def test_errors(self):
-        self.assertOneLineError(self.run_tool("build_lessons.py", "--build-dir", self.tmp / "no"), 2,
+        self.assertOneLineError(self.run_tool("course.grading.build_lessons", "--build-dir", self.tmp / "no"), 2,
                                 "cmake --preset grade")
-        self.assertOneLineError(self.run_tool("build_lessons.py", "--build-dir", self.build, "-j", "x"),
+        self.assertOneLineError(self.run_tool("course.grading.build_lessons", "--build-dir", self.build, "-j", "x"),
                                 2, "--jobs/-j: 'x' is not a whole number")
-        self.assertOneLineError(self.run_tool("build_lessons.py", "--build-dir", self.build,
+        self.assertOneLineError(self.run_tool("course.grading.build_lessons", "--build-dir", self.build,
                                               "--lessons", "07"), 2, "there is no lesson 07")
-        self.assertOneLineError(self.run_tool("build_lessons.py"), 2, "--build-dir")
+        self.assertOneLineError(self.run_tool("course.grading.build_lessons"), 2, "--build-dir")
         blocker = self.tmp / "file"
         blocker.write_text("x")
-        self.assertOneLineError(self.run_tool("build_lessons.py", "--build-dir", self.build,
+        self.assertOneLineError(self.run_tool("course.grading.build_lessons", "--build-dir", self.build,
                                               "--status", blocker / "status.json"), 2, "cannot write")
 
 
@@ -80,7 +80,7 @@ class GradeTree(ToolTest):
         (self.student / "tests" / "01_a" / "cpu_exercise_x_test.cpp").write_text("TEST() {} // always passes\n")
 
     def tree(self, *args: str):
-        return self.run_tool("grade_tree.py", "--student", self.student, "--course", self.course,
+        return self.run_tool("course.grading.grade_tree", "--student", self.student, "--course", self.course,
                              "--no-policy", *args)
 
     def test_only_the_starters_exercise_files_come_from_the_student(self):
@@ -125,11 +125,11 @@ class GradeTree(ToolTest):
                          exercise_hpp("01"))
 
     def test_errors(self):
-        self.assertOneLineError(self.run_tool("grade_tree.py", "--student", self.tmp / "none",
+        self.assertOneLineError(self.run_tool("course.grading.grade_tree", "--student", self.tmp / "none",
                                               "--course", self.course), 2, "no lessons/ folder")
-        self.assertOneLineError(self.run_tool("grade_tree.py", "--student", self.course,
+        self.assertOneLineError(self.run_tool("course.grading.grade_tree", "--student", self.course,
                                               "--course", self.course), 2, "two different checkouts")
-        self.assertOneLineError(self.run_tool("grade_tree.py", "--student", self.student), 2, "--course")
+        self.assertOneLineError(self.run_tool("course.grading.grade_tree", "--student", self.student), 2, "--course")
         self.assertOneLineError(self.tree("--lessons", "07"), 2, "there is no lesson 07")
 
 
@@ -199,14 +199,14 @@ class Pipeline(ToolTest):
         course = make_course(self.tmp / "course", {"01_no_conflict": None, "02_b": None})
         student = make_course(self.tmp / "student", {"01_no_conflict": None, "02_b": None})
         (student / "lessons" / "02_b" / "exercise.cu").write_text("broken(\n")
-        self.assertEqual(self.run_tool("grade_tree.py", "--student", student, "--course", course,
+        self.assertEqual(self.run_tool("course.grading.grade_tree", "--student", student, "--course", course,
                                        "--no-policy").returncode, 0)
         build = make_build(course / "build" / "grade", course)
         self.env["FAKE_CMAKE_FAIL"] = "lesson02"
-        self.assertEqual(self.run_tool("build_lessons.py", "--build-dir", build).returncode, 1)
+        self.assertEqual(self.run_tool("course.grading.build_lessons", "--build-dir", build).returncode, 1)
         (course / "tests" / "points.json").write_text('{"default_lesson_points": 10}')
         self.env["FAKE_CTEST_LIST"] = str(FIXTURES / "tests-student-nogpu.json")
-        proc = self.run_tool("grade.py", "--source-dir", course, "report", "--junit",
+        proc = self.run_tool("course.grading.grade", "--source-dir", course, "report", "--junit",
                              FIXTURES / "junit-student-nogpu.xml", "--build-dir", build,
                              "--points", course / "tests" / "points.json", "--json", self.tmp / "s.json",
                              "--pass-mark", "50")

@@ -15,8 +15,8 @@ import unittest
 from pathlib import Path
 
 from course_testing import ROOT
-from course_model import find_lessons
-from ctest_results import list_tests
+from course.model.course_model import find_lessons
+from course.model.ctest_results import list_tests
 
 EXAMPLE = ROOT / "docs" / "examples" / "hidden-tests"
 NAME = re.compile(r"^(cpu|gpu|perf)_(exercise|guard)_.+_test\.(cpp|cu)$")

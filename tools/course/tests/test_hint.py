@@ -9,7 +9,7 @@ import re
 import unittest
 
 from course_testing import ROOT, ToolTest, make_course
-from course_model import find_lessons, hint_numbers, read_hints
+from course.model.course_model import find_lessons, hint_numbers, read_hints
 
 
 class Hints(ToolTest):
@@ -19,7 +19,7 @@ class Hints(ToolTest):
         self.build = self.tmp / "build"  # not configured yet: hints need no build
 
     def hint(self, *args: str):
-        return self.run_tool("course.py", "--source-dir", self.source, "hint",
+        return self.run_tool("course.student.main", "--source-dir", self.source, "hint",
                              "--build-dir", self.build, *args)
 
     def test_one_at_a_time_then_the_last_again(self):

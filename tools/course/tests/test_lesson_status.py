@@ -18,8 +18,7 @@ from pathlib import Path
 
 from course_testing import (CPU, GPU, ToolTest, failed, junit_file, make_build,
                             make_course, passed, skipped_gpu, test_list)
-import answers
-import course_model
+from course.model import answers, course_model
 
 SANITIZE = "gpu;guard;lesson01;memcheck;sanitize;student"
 
@@ -45,13 +44,13 @@ class LessonFixture(ToolTest):
     def progress(self):
         # --rerun: each report here stands for a new run of the same programs, which progress
         # would otherwise show again from the first (test_progress tests that).
-        proc = self.run_tool("course.py", "--source-dir", self.source, "progress", "--build-dir",
+        proc = self.run_tool("course.student.main", "--source-dir", self.source, "progress", "--build-dir",
                              self.build, "--rerun")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         return proc.stdout
 
     def course_test(self, *extra: str):
-        return self.run_tool("course.py", "--source-dir", self.source, "test", "--build-dir",
+        return self.run_tool("course.student.main", "--source-dir", self.source, "test", "--build-dir",
                              self.build, "01", *extra)
 
     def row(self, out: str) -> str:

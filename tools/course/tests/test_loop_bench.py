@@ -11,7 +11,7 @@ from course_testing import ROOT, ToolTest, make_course
 
 class DryRun(ToolTest):
     def bench(self, *args: str):
-        return self.run_tool("loop_bench.py", "--source", ROOT, *args)
+        return self.run_tool("course.ci.loop_bench", "--source", ROOT, *args)
 
     def with_gpu(self, name: str = "NVIDIA H100 80GB HBM3") -> None:
         smi = self.bin / "nvidia-smi"
@@ -52,7 +52,7 @@ class DryRun(ToolTest):
         self.assertOneLineError(self.bench("--dry-run", "--lesson", "99"), 2, "there is no lesson 99")
         self.assertOneLineError(self.bench("--dry-run", "--lesson", "x3"), 2, "not a lesson number")
         plain = make_course(self.tmp / "plain")
-        self.assertOneLineError(self.run_tool("loop_bench.py", "--source", plain, "--dry-run"), 2,
+        self.assertOneLineError(self.run_tool("course.ci.loop_bench", "--source", plain, "--dry-run"), 2,
                                 "is not the course (no CMakePresets.json)")
         self.assertOneLineError(self.bench("--time-limit", "5"), 2, "unrecognized arguments")
 

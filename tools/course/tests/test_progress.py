@@ -30,7 +30,7 @@ class Progress(ToolTest):
         self.env["FAKE_CTEST_JUNIT"] = str(FIXTURES / junit) if "/" not in junit else junit
         if listing:
             self.env["FAKE_CTEST_LIST"] = str(FIXTURES / listing)
-        return self.run_tool("course.py", "--source-dir", self.source, "progress",
+        return self.run_tool("course.student.main", "--source-dir", self.source, "progress",
                              "--build-dir", self.build, *extra)
 
     def row(self, out: str, number: str) -> str:
@@ -215,7 +215,7 @@ class ProgressOnAGpu(ToolTest):
     def progress(self, cases, *extra: str):
         self.env["FAKE_CTEST_JUNIT"] = str(junit_file(self.tmp / "r.xml", cases))
         self.log.write_text("")
-        return self.run_tool("course.py", "--source-dir", self.source, "progress",
+        return self.run_tool("course.student.main", "--source-dir", self.source, "progress",
                              "--build-dir", self.build, *extra)
 
     def targets(self):
@@ -292,7 +292,7 @@ class ProgressErrors(ToolTest):
         self.build = make_build(self.tmp / "build", self.source)
 
     def progress(self, *args: str):
-        return self.run_tool("course.py", "--source-dir", self.source, "progress", *args)
+        return self.run_tool("course.student.main", "--source-dir", self.source, "progress", *args)
 
     def test_an_unconfigured_build_folder(self):
         proc = self.progress("--build-dir", self.tmp / "nowhere")
@@ -307,8 +307,8 @@ class ProgressErrors(ToolTest):
         self.assertOneLineError(self.progress("--build-dir", self.build, "--jobs", "0"), 2, "out of range")
         self.assertOneLineError(self.progress("--build-dir", self.build, "--jobs", "many"), 2,
                                 "not a whole number")
-        self.assertOneLineError(self.run_tool("course.py"), 2)
-        self.assertOneLineError(self.run_tool("course.py", "grade"), 2, "invalid choice")
+        self.assertOneLineError(self.run_tool("course.student.main"), 2)
+        self.assertOneLineError(self.run_tool("course.student.main", "grade"), 2, "invalid choice")
 
     def test_no_cmake_or_no_ctest(self):
         self.env["PATH"] = str(self.tmp / "empty-path")

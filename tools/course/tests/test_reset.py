@@ -35,7 +35,7 @@ class Reset(ToolTest):
         self.build = self.tmp / "build"
 
     def reset(self, *args: str, input: str = ""):
-        return self.run_tool("course.py", "--source-dir", self.repo, "reset", "--build-dir",
+        return self.run_tool("course.student.main", "--source-dir", self.repo, "reset", "--build-dir",
                              self.build, *args, input=input)
 
     def test_yes_restores_the_tagged_starters_not_head(self):
@@ -106,7 +106,7 @@ class Reset(ToolTest):
 
     def test_not_a_git_repository(self):
         plain = make_course(self.tmp / "plain")
-        proc = self.run_tool("course.py", "--source-dir", plain, "reset", "--build-dir",
+        proc = self.run_tool("course.student.main", "--source-dir", plain, "reset", "--build-dir",
                              self.build, "01", "--yes")
         self.assertOneLineError(proc, 1, "not a git repository")
 

@@ -25,7 +25,7 @@ class SlowestTests(ToolTest):
         ])
 
     def test_the_summary(self):
-        p = self.run_tool("slowest_tests.py", self.report(), "--top", "3")
+        p = self.run_tool("course.ci.slowest_tests", self.report(), "--top", "3")
         self.assertEqual(p.returncode, 0, p.stderr)
         lines = p.stdout.splitlines()
         self.assertIn("6 tests", lines[0])
@@ -42,7 +42,7 @@ class SlowestTests(ToolTest):
         self.assertIn("student/lesson03/C.Counters", slowest[2])
 
     def test_csv(self):
-        p = self.run_tool("slowest_tests.py", self.report(), "--csv")
+        p = self.run_tool("course.ci.slowest_tests", self.report(), "--csv")
         rows = p.stdout.splitlines()
         self.assertEqual(rows[0], "report,test,kind,program,seconds")
         self.assertEqual(rows[1], "r.xml,student/lesson03/racecheck/gpu_guard_x_test,"
@@ -50,13 +50,13 @@ class SlowestTests(ToolTest):
         self.assertEqual(len(rows), 7)
 
     def test_errors(self):
-        self.assertOneLineError(self.run_tool("slowest_tests.py", self.tmp / "none.xml"), 1,
+        self.assertOneLineError(self.run_tool("course.ci.slowest_tests", self.tmp / "none.xml"), 1,
                                 "no such JUnit file")
         bad = self.tmp / "bad.xml"
         bad.write_text("<html/>")
-        self.assertOneLineError(self.run_tool("slowest_tests.py", bad), 1,
+        self.assertOneLineError(self.run_tool("course.ci.slowest_tests", bad), 1,
                                 "is not a JUnit test suite")
-        self.assertOneLineError(self.run_tool("slowest_tests.py", self.report(), "--top", "0"), 2,
+        self.assertOneLineError(self.run_tool("course.ci.slowest_tests", self.report(), "--top", "0"), 2,
                                 "--top")
 
 

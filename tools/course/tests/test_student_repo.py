@@ -14,10 +14,9 @@ import unittest
 from pathlib import Path
 
 from course_testing import ROOT, ToolTest, make_course
-from course_model import find_lessons
-import answers
-import lesson_table
-from make_student_repo import student_presets
+from course.model import answers, lesson_table
+from course.model.course_model import find_lessons
+from course.ci.make_student_repo import student_presets
 
 
 def git(repo, *args):
@@ -58,7 +57,7 @@ class Presets(unittest.TestCase):
 @unittest.skipIf(NOT_A_CHECKOUT, f"needs the course's git checkout: {NOT_A_CHECKOUT}")
 class StudentRepo(ToolTest):
     def make(self, *args: str):
-        return self.run_tool("make_student_repo.py", "--out", self.tmp / "student", *args)
+        return self.run_tool("course.ci.make_student_repo", "--out", self.tmp / "student", *args)
 
     def test_the_course_at_head_without_solutions(self):
         proc = self.make()
@@ -79,7 +78,7 @@ class StudentRepo(ToolTest):
         exercise = out / "lessons" / "01_no_conflict" / "exercise.hpp"
         shipped = exercise.read_text()
         exercise.write_text("my answer\n")
-        proc = self.run_tool("course.py", "--source-dir", out, "reset", "--build-dir",
+        proc = self.run_tool("course.student.main", "--source-dir", out, "reset", "--build-dir",
                              self.tmp / "b", "01", "--yes")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("tag starters-v1", proc.stdout)
@@ -140,12 +139,12 @@ class StudentRepo(ToolTest):
         (self.tmp / "student").mkdir()
         (self.tmp / "student" / "keep.txt").write_text("mine")
         self.assertOneLineError(self.make(), 1, "exists and is not an empty folder")
-        self.assertOneLineError(self.run_tool("make_student_repo.py", "--out", self.tmp / "o2",
+        self.assertOneLineError(self.run_tool("course.ci.make_student_repo", "--out", self.tmp / "o2",
                                               "--ref", "no-such-ref"), 1, "no such commit")
         plain = make_course(self.tmp / "plain")
-        self.assertOneLineError(self.run_tool("make_student_repo.py", "--out", self.tmp / "o3",
+        self.assertOneLineError(self.run_tool("course.ci.make_student_repo", "--out", self.tmp / "o3",
                                               "--source", plain), 1, "not a git repository")
-        self.assertOneLineError(self.run_tool("make_student_repo.py"), 2, "--out")
+        self.assertOneLineError(self.run_tool("course.ci.make_student_repo"), 2, "--out")
         self.assertOneLineError(self.make("--with-solutions"), 2, "unrecognized arguments")
 
 

@@ -58,7 +58,7 @@ class Watch(ToolTest):
         self.fail(f"timed out waiting for {what}; output:\n{''.join(self.lines)}\ncalls: {self.calls()}")
 
     def test_once(self):
-        proc = self.run_tool("course.py", "--source-dir", self.source, "watch", "--build-dir",
+        proc = self.run_tool("course.student.main", "--source-dir", self.source, "watch", "--build-dir",
                              self.build, "01", "--once")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(len(self.builds()), 1)
@@ -69,7 +69,7 @@ class Watch(ToolTest):
         self.assertIn("Failing: Banks.BankOfMatchesTheModel and 7 more.", proc.stdout)
 
     def test_cpu_builds_the_cpu_programs_and_runs_the_cpu_tests(self):
-        proc = self.run_tool("course.py", "--source-dir", self.source, "watch", "--build-dir",
+        proc = self.run_tool("course.student.main", "--source-dir", self.source, "watch", "--build-dir",
                              self.build, "01", "--once", "--cpu")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("--target lesson01-cpu", self.builds()[0])
@@ -80,7 +80,7 @@ class Watch(ToolTest):
 
     def test_a_lesson_that_does_not_build(self):
         self.env["FAKE_CMAKE_FAIL"] = "lesson01"
-        proc = self.run_tool("course.py", "--source-dir", self.source, "watch", "--build-dir",
+        proc = self.run_tool("course.student.main", "--source-dir", self.source, "watch", "--build-dir",
                              self.build, "01", "--once")
         self.assertEqual(proc.returncode, 0)
         self.assertIn("error: expected a ';'", proc.stdout)
@@ -90,7 +90,7 @@ class Watch(ToolTest):
     def test_the_next_lesson_by_default(self):
         (self.source / ".course").mkdir()
         (self.source / ".course" / "state.json").write_text('{"next_lesson": "02"}')
-        proc = self.run_tool("course.py", "--source-dir", self.source, "watch", "--build-dir",
+        proc = self.run_tool("course.student.main", "--source-dir", self.source, "watch", "--build-dir",
                              self.build, "--once")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("--target lesson02", self.builds()[0])
@@ -125,7 +125,7 @@ class Watch(ToolTest):
 
     def test_errors(self):
         def watch(*args):
-            return self.run_tool("course.py", "--source-dir", self.source, "watch", *args)
+            return self.run_tool("course.student.main", "--source-dir", self.source, "watch", *args)
         self.assertOneLineError(watch("--build-dir", self.tmp / "nowhere", "01"), 1, "cmake --preset student")
         self.assertOneLineError(watch("--build-dir", self.build, "01", "--interval", "soon"), 2,
                                 "not a number of seconds")
@@ -144,7 +144,7 @@ class LessonTest(ToolTest):
 
     def lesson_test(self, junit, *args: str):
         self.env["FAKE_CTEST_JUNIT"] = str(junit)
-        return self.run_tool("course.py", "--source-dir", self.source, "test", "--build-dir",
+        return self.run_tool("course.student.main", "--source-dir", self.source, "test", "--build-dir",
                              self.build, "01", *args)
 
     def test_failing_tests_exit_1(self):
@@ -177,10 +177,10 @@ class LessonTest(ToolTest):
         self.assertFalse([c for c in self.calls() if c.startswith("ctest")])
 
     def test_errors(self):
-        self.assertOneLineError(self.run_tool("course.py", "--source-dir", self.source, "test",
+        self.assertOneLineError(self.run_tool("course.student.main", "--source-dir", self.source, "test",
                                               "--build-dir", self.tmp / "nowhere", "01"),
                                 1, "cmake --preset student")
-        self.assertOneLineError(self.run_tool("course.py", "--source-dir", self.source, "test"),
+        self.assertOneLineError(self.run_tool("course.student.main", "--source-dir", self.source, "test"),
                                 2, "lesson")
 
 

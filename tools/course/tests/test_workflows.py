@@ -11,7 +11,7 @@ import unittest
 from pathlib import Path
 
 from course_testing import ROOT, have_yaml
-from course_model import find_lessons
+from course.model.course_model import find_lessons
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 PRESET_KINDS = {  # how a command names a preset -> the CMakePresets.json list it must be in
@@ -114,10 +114,11 @@ class Workflows(unittest.TestCase):
         self.assertIn("GITHUB_STEP_SUMMARY", runs)
         script = (ROOT / "tools" / "course" / "grade_run.sh").read_text()
         self.assertIn("gpu-env.sh", script)
-        self.assertIn("grade_run.py", script)
-        run = (ROOT / "tools" / "course" / "grade_run.py").read_text()
+        self.assertIn("course.grading.grade_run", script)
+        run = (ROOT / "tools" / "course" / "grading" / "grade_run.py").read_text()
         for step in ("grade_tree.overlay", '"cmake", "--preset", "grade"', "build_lessons(",
-                     "course-machine-check", "grade_tests.run_tests", '"grade.py"', '"report"'):
+                     "course-machine-check", "grade_tests.run_tests", '"course.grading.grade"',
+                     '"report"'):
             self.assertIn(step, run, "the grading run lost a step")
         self.assertTrue(any("upload-artifact" in s.get("uses", "") for s in steps))
 
@@ -127,7 +128,7 @@ class Workflows(unittest.TestCase):
         self.assertIn("grade_run.sh --student student --course course --build-only", runs)
 
     def test_classroom_has_a_step_per_lesson_worth_its_points(self):
-        import grade
+        from course.grading import grade
         table = grade.load_points(ROOT / "tests" / "points.json")
         steps = self.workflows["classroom.yml"]["jobs"]["autograding"]["steps"]
         graders = {s["id"]: s for s in steps
@@ -153,7 +154,7 @@ class Workflows(unittest.TestCase):
 
 class ClassroomTemplate(unittest.TestCase):
     def test_the_committed_workflow_is_what_the_template_gives_now(self):
-        import grade
+        from course.grading import grade
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "classroom.yml"
             self.assertEqual(grade.main(["classroom", "-o", str(out)]), 0)
@@ -161,8 +162,8 @@ class ClassroomTemplate(unittest.TestCase):
                              f"classroom.yml is stale: run `{REGENERATE}`")
 
     def test_a_template_value_the_tool_does_not_give_is_an_error(self):
-        import templates
-        from course_model import CourseError
+        from course.model import templates
+        from course.model.course_model import CourseError
         with self.assertRaises(CourseError) as e:
             templates.render("classroom.yml.in", {}, {"lesson": []})
         self.assertIn("no value for @RUNNERS@", str(e.exception))

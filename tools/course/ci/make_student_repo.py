@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Makes the student-facing repository: the course at a commit, without the reference
+solutions and without what only the course's own CI needs, as a fresh git repository whose one
+commit is tagged starters-v1 (what `course.py reset` restores from).
+
+  python3 tools/course/make_student_repo.py --out ../bank-conflicts-student
+
+Left out: solutions/, .ci/, .github/workflows/ci.yml, the presets and workflows that build the
+solutions (ci, solutions, gpu-check), the test that puts answers back into the lessons to
+check the answers check (tools/course/tests/test_check_answers.py), and the test that writes
+mistakes into the reference kernels (tools/course/tests/test_cpu_kernel_mistakes.py). Each lesson's answers
+(solutions/NN_topic/answers.md and its pictures) travel packed in tools/course/answers.pack,
+which course.py opens for a lesson once its CPU part passes (tools/course/answers.py). Its
+README.md is its own, written from tools/course/templates/student-README.md.in with the course
+README's prerequisites, student loop and lesson table. Push the result to a new repository and make it a template (GitHub
+Classroom) or share it as it is. Exit status: 0 done, 1 when it cannot (the reason in one
+line), 2 for bad usage.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+import tarfile
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from course.model import answers, lesson_table, templates
+from course.model.cli import Parser, print_lines, run_main
+from course.model.course_model import CourseError, ROOT, find_lessons
+from course.model.starters import FIRST_TAG, git
+from course.model.student_repo import left_out, student_presets
+
+PROG = "make_student_repo"
+def markdown_section(text: str, heading: str) -> str:
+    """The body of a `## heading` section, without its heading."""
+    m = re.search(rf"^## {re.escape(heading)}\s*\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    if not m:
+        raise CourseError(f"README.md has no '## {heading}' section to give the student README")
+    return m.group(1).strip("\n")
+
+
+def student_readme(out: Path, sha: str) -> str:
+    """The student repository's README: the template, with the course README's prerequisites,
+    student loop and lesson table."""
+    course = (out / "README.md").read_text(encoding="utf-8")
+    lessons = find_lessons(out)
+    table = lesson_table.render(lessons, lesson_table.teaches(course))
+    return templates.render("student-README.md.in", {
+        "COMMIT": sha[:10],
+        "PREREQUISITES": markdown_section(course, "Prerequisites"),
+        "STUDENT_LOOP": markdown_section(course, "The student loop"),
+        "LESSON_TABLE": "\n".join(table)}, {})
+
+
+def export(source: Path, out: Path, ref: str) -> str:
+    """Exports the course at `ref` into `out` (new or empty); returns the commit."""
+    top = git(source, "rev-parse", "--show-toplevel")
+    if top.returncode != 0 or Path(top.stdout.strip()).resolve() != source.resolve():
+        raise CourseError(f"{source} is not a git repository (the course's own checkout)")
+    commit = git(source, "rev-parse", "--verify", f"{ref}^{{commit}}")
+    if commit.returncode != 0:
+        raise CourseError(f"{ref}: no such commit in {source}")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise CourseError(f"{out} exists and is not an empty folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CourseError(f"cannot create {out}: {e.strerror or e}") from None
+    return commit.stdout.strip()
+
+
+def pack_answers(tar: tarfile.TarFile) -> Dict[str, Dict[str, str]]:
+    """Every lesson's answers in the exported commit: {folder: {answers.md or images/...:
+    text}} (answers.answer_files, read from the archive)."""
+    files = {m.name: m for m in tar.getmembers() if m.isfile()}
+
+    def text(name: str) -> str:
+        f = tar.extractfile(files[name])
+        return f.read().decode("utf-8") if f else ""
+
+    found: Dict[str, Dict[str, str]] = {}
+    for name in sorted(files):
+        m = re.fullmatch(r"solutions/(\d\d_[^/]+)/" + re.escape(answers.ANSWERS_FILE), name)
+        if not m:
+            continue
+        folder = m.group(1)
+        markdown = text(name)
+        lesson = {answers.ANSWERS_FILE: markdown}
+        for image in answers.images_of(markdown):
+            path = f"solutions/{folder}/{image}"
+            if path not in files:
+                raise CourseError(f"{name} shows {image}, which the commit does not have")
+            lesson[image] = text(path)
+        found[folder] = lesson
+    return found
+
+
+def make(source: Path, out: Path, ref: str, use_git: bool) -> List[str]:
+    sha = export(source, out, ref)
+    archive = git(source, "archive", "--format=tar", sha, check=True, binary=True)
+    dropped = set()
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        packed = pack_answers(tar)
+        members = []
+        for m in tar.getmembers():
+            if left_out(m.name):
+                dropped.add(m.name.split("/")[0] if m.name.startswith(("solutions", ".ci"))
+                            else m.name)
+                continue
+            if m.issym() or m.islnk() or m.name.startswith("/") or ".." in m.name.split("/"):
+                continue
+            members.append(m)
+        if hasattr(tarfile, "data_filter"):  # Python 3.12+: say so, rather than be warned
+            tar.extractall(str(out), members=members, filter="data")
+        else:
+            tar.extractall(str(out), members=members)
+    presets = out / "CMakePresets.json"
+    if presets.is_file():
+        presets.write_text(student_presets(presets.read_text()))
+    (out / "README.md").write_text(student_readme(out, sha), encoding="utf-8")
+    (out / answers.PACK_PATH).parent.mkdir(parents=True, exist_ok=True)
+    (out / answers.PACK_PATH).write_text(answers.pack(packed), encoding="utf-8")
+    done = [f"exported {sha[:10]} to {out} without {', '.join(sorted(dropped)) or 'nothing'}",
+            "wrote its own README.md (tools/course/templates/student-README.md.in)",
+            f"packed the answers of {len(packed)} lesson(s) into {answers.PACK_PATH.as_posix()}"]
+    if use_git:
+        git(out, "init", "-q", check=True)
+        ident = []
+        if not git(out, "config", "user.email").stdout.strip():
+            ident = ["-c", "user.name=Course", "-c", "user.email=course@localhost"]
+        git(out, "add", "-A", check=True)
+        git(out, *ident, "commit", "-q", "-m", f"Starter code (course commit {sha[:10]})",
+            check=True)
+        git(out, *ident, "tag", "-a", FIRST_TAG, "-m",
+            f"The starters as shipped (course commit {sha})", check=True)
+        done.append(f"made a git repository with one commit, tagged {FIRST_TAG}")
+    return done
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, required=True, help="the new repository's folder (new or empty)")
+    ap.add_argument("--source", type=Path, default=ROOT, help="the course's repository (default: this one)")
+    ap.add_argument("--ref", default="HEAD", help="the course commit to ship (default: HEAD)")
+    ap.add_argument("--no-git", action="store_true", help="only export the files")
+    args = ap.parse_args(argv)
+    return run_main(PROG, lambda: print_lines(make(args.source, args.out, args.ref,
+                                                   not args.no_git)))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

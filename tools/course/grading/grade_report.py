@@ -1,0 +1,123 @@
+"""The grade's outputs: the Markdown report (a table per lesson, every test with its points and
+result, the measured slowdowns and counters) and the JSON score file."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import List
+
+from course.grading.scoring import (FAILED, Grade, LessonScore, NOT_BUILT, NOT_GRADABLE, NOT_RUN,
+                                    PASSED)
+
+
+def fmt(x: Fraction) -> str:
+    """Points as people write them: 10, 0.67, 3.5."""
+    text = f"{float(x):.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def num(x: Fraction) -> float:
+    return round(float(x), 4)
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ").replace("<", "&lt;")
+
+
+def lesson_name(lesson: LessonScore) -> str:
+    number = lesson.label[len("lesson"):]
+    return f"{number} {lesson.title}".strip()
+
+
+def to_markdown(grade: Grade, heading: str) -> str:
+    out = [f"## {heading}: {fmt(grade.score)} / {fmt(grade.max)} points ({grade.percent:.1f}%)", ""]
+    if grade.trust is not None:
+        out.append("**Trusted grade.**" if grade.trust.trusted else "**NOT a trusted grade.**")
+        out += [""] + [f"- {_md(line)}" for line in grade.trust.lines] + [""]
+    if grade.pass_mark is not None:
+        verdict = "passed" if grade.passed else "**below the pass mark**"
+        out += [f"Pass mark {grade.pass_mark:g}%: {verdict}.", ""]
+    out += ["| Lesson | Points | Passed | Failed | Not run | Not gradable here | Did not build |",
+            "|---|---:|---:|---:|---:|---:|---:|"]
+    for lesson in grade.lessons:
+        if not lesson.graded:
+            out.append(f"| {_md(lesson_name(lesson))} | not graded | | | | | |")
+            continue
+        scored = lesson.scored_tests
+        out.append(f"| {_md(lesson_name(lesson))} | {fmt(lesson.score)} / {fmt(lesson.points)} | "
+                   f"{lesson.count(PASSED)} / {len(scored)} | {lesson.count(FAILED)} | "
+                   f"{lesson.count(NOT_RUN)} | {lesson.count(NOT_GRADABLE)} | "
+                   f"{lesson.count(NOT_BUILT)} |")
+    out.append(f"| **Total** | **{fmt(grade.score)} / {fmt(grade.max)}** | | | | | |")
+    out += ["", "A test scores its points only if it ran and passed. A GPU test that was skipped "
+                "is *not run*, and one this machine cannot run (no GPU, counters refused, by the "
+                "grader's own check) is *not gradable here*: both score zero and stay in the "
+                "total. Guard tests (they pass on the starter) are listed; they carry no points "
+                "unless the points table says so.",
+            ""]
+    for warning in grade.warnings:
+        out += [f"> Warning: {_md(warning)}", ""]
+    for lesson in grade.lessons:
+        if not lesson.graded:
+            continue
+        out.append(f"<details><summary>Lesson {_md(lesson_name(lesson))}: "
+                   f"{fmt(lesson.score)} / {fmt(lesson.points)}</summary>")
+        out.append("")
+        if lesson.note:
+            out += [_md(lesson.note.strip()), ""]
+        if lesson.tests:
+            out += ["| Test | Points | Result |", "|---|---:|---|"]
+            for t in lesson.tests:
+                name = f"{t.name} (guard)" if t.role == "guard" else t.name
+                out.append(f"| {_md(name)} | {fmt(t.score)} / {fmt(t.points)} | {_md(t.result)} |")
+            out.append("")
+        measured = [(t.name, m) for t in lesson.tests for m in t.measured]
+        if measured:
+            out.append("Measured:")
+            out.append("")
+            for name, m in measured[:20]:
+                out.append(f"- {_md(name)}: `{m}`")
+            if len(measured) > 20:
+                out.append(f"- ... and {len(measured) - 20} more (in the JSON score file)")
+            out.append("")
+        out += ["</details>", ""]
+    return "\n".join(out)
+
+
+def to_json(grade: Grade, sources: List[str]) -> dict:
+    return {
+        "version": 1,
+        "tree": grade.tree,
+        "junit": sources,
+        "total": {"score": num(grade.score), "max": num(grade.max),
+                  "percent": round(grade.percent, 2)},
+        "pass_mark": grade.pass_mark,
+        "passed": grade.passed,
+        "trust": grade.trust.as_json() if grade.trust is not None else None,
+        "lessons": {
+            lesson.label: {
+                "title": lesson.title,
+                "score": num(lesson.score),
+                "max": num(lesson.points),
+                "passed": lesson.count(PASSED),
+                "tests": len(lesson.scored_tests),
+                "in_points_table": lesson.in_table,
+                "graded": lesson.graded,
+                "note": lesson.note.strip(),
+            } for lesson in grade.lessons
+        },
+        "tests": {
+            f"{lesson.label}/{t.name}": {
+                "lesson": lesson.label,
+                "score": num(t.score),
+                "max": num(t.points),
+                "status": t.status,
+                "detail": t.detail,
+                "role": t.role,
+                "hidden": t.hidden,
+                "measured": t.measured,
+            } for lesson in grade.lessons for t in lesson.tests
+        },
+        "warnings": grade.warnings,
+    }
+

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""The grading run (tools/course/grade_run.sh runs it with the CUDA toolkit's environment).
+From the folder that holds both checkouts:
+
+  bash course/tools/course/grade_run.sh --student student --course course \
+       [--lessons 01,03] [--build-only] [--pass-mark PERCENT] [--heading TEXT]
+
+  1. the tree to grade: the student's exercise files, each held to the exercise-file policy,
+     on the course at the pinned commit (grade_tree.py);
+  2. the grader's own check of the machine: a GPU (nvidia-smi)? Without one, the GPU test
+     programs are not built and the GPU tests are listed as not gradable here;
+  3. configure the `grade` preset (the instructor's hidden tests from $COURSE_HIDDEN_TESTS);
+  4. build every lesson on its own, each within --build-timeout: one that does not compile (or
+     compiles for ever) scores 0, the others count; with a GPU, the machine check's program
+     (built from the kit alone) says whether counters can be read;
+  5. every student test of the graded lessons, each in a sandbox of its own, judged from
+     GoogleTest's own report (grade_tests.py): course/build/grade/junit.xml;
+  6. the grade report: course/build/grade/grade.md and score.json, with what the run can be
+     trusted for (sandbox, policy, evidence, machine).
+--build-only stops after step 4 (GitHub Classroom then runs `grade.py lesson NN` per lesson).
+--lessons grades only those lessons (a week's): the others are listed as not graded.
+Exit status: the report's (1 below --pass-mark, else 0), 2 for bad usage or a step that could
+not run (no toolkit, a course that does not configure, no sandbox without --not-isolated).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import List, Optional
+
+from course.model import machine
+from course.model.cli import (Parser, default_jobs, module_command, percentage, run_main,
+                              split_list, write_text_atomic)
+from course.model.course_model import (Build, CourseError, build_status_json, find_lessons,
+                                       lesson_by_number)
+from course.grading import grade_tests, grade_tree
+
+PROG = "grade_run"
+#: Where the grader keeps its own records in the build folder (the sandbox cannot write it).
+RECORDS = "course"
+
+
+def say(text: str) -> None:
+    print(f"== {text}", flush=True)
+
+
+def run(argv: List[str], cwd: Path, log: Optional[Path] = None) -> int:
+    if log is None:
+        return subprocess.run(argv, cwd=str(cwd)).returncode
+    with open(log, "w") as f:
+        return subprocess.run(argv, cwd=str(cwd), stdout=f, stderr=subprocess.STDOUT).returncode
+
+
+def configured_as(build_dir: Path, wanted: dict) -> bool:
+    """Whether the build folder is configured already, with these cache values."""
+    try:
+        cache = (build_dir / "CMakeCache.txt").read_text(errors="replace")
+    except OSError:
+        return False
+    if not (build_dir / "CTestTestfile.cmake").is_file():
+        return False
+    for key, value in wanted.items():
+        m = re.search(rf"^{key}:[A-Z]+=(.*)$", cache, re.M)
+        if (m.group(1).strip() if m else "") != value:
+            return False
+    return True
+
+
+def check_machine(build_dir: Path, box, has_gpu: bool, gpu_why: str) -> dict:
+    """The grader's own check of the machine, in the sandbox the tests run in."""
+    if not has_gpu:
+        return {"gpu": False, "reason": gpu_why, "description": "no GPU", "counters": False,
+                "counters_reason": "no GPU"}
+    program = build_dir / "bin" / "course-machine-check"
+    with tempfile.TemporaryDirectory(prefix="course-machine-") as tmp:
+        scratch = Path(tmp)
+        for sub in ("home", "tmp"):
+            (scratch / sub).mkdir()
+        env = box.environment(scratch, {})
+        argv = box.command([str(program)], scratch, env, scratch)
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=120,
+                              env=None if box.isolated else env)
+    try:
+        return json.loads(proc.stdout)
+    except ValueError:
+        return {"gpu": False, "reason": f"the machine check failed: {(proc.stderr or proc.stdout).strip()[-300:]}",
+                "description": "unknown", "counters": False, "counters_reason": "unknown"}
+
+
+def grade(args) -> int:
+    student, course = args.student, args.course
+    if not student.is_dir():
+        raise CourseError(f"no folder {student}")
+    if not (course / "CMakePresets.json").is_file():
+        raise CourseError(f"{course} is not the course (no CMakePresets.json)")
+    course = course.resolve()
+    lessons = [lesson_by_number(find_lessons(course), n).number for n in split_list(args.lessons)]
+    build_dir = course / "build" / "grade"
+    records = build_dir / RECORDS
+    records.mkdir(parents=True, exist_ok=True)
+    hidden = Path(os.environ["COURSE_HIDDEN_TESTS"]).resolve() \
+        if os.environ.get("COURSE_HIDDEN_TESTS") else None
+
+    say("the tree to grade (the exercise files, held to the policy)")
+    tree = grade_tree.overlay(student.resolve(), course, lessons or None, not args.no_policy,
+                              hidden, records)
+    for line in tree.lines():
+        print(f"  {line}")
+    write_text_atomic(records / "overlay.json", tree.as_json())
+
+    gpu_name, gpu_why = machine.gpu()
+    # Nothing can grade GPU tests without a GPU: their programs are then not built (the tests
+    # are still listed, and count).
+    wanted = {"COURSE_GPU_TESTS": "ON" if gpu_name else "OFF",
+              "COURSE_EXTRA_TESTS_DIR": str(hidden) if hidden else ""}
+    if configured_as(build_dir, wanted):
+        say(f"configured already (GPU: {gpu_name or 'none: ' + gpu_why}); the build re-reads "
+            f"what changed")
+    else:
+        say(f"configure (GPU: {gpu_name or 'none: ' + gpu_why})")
+        configure = ["cmake", "--preset", "grade"] + [f"-D{k}={v}" for k, v in wanted.items()]
+        if run(configure, course, records / "configure.log") != 0:
+            print((records / "configure.log").read_text()[-3000:])
+            raise CourseError("the course does not configure (its log is above)")
+
+    build = Build(build_dir, course)
+    chosen = [lesson for lesson in build.lessons() if not lessons or lesson.number in lessons]
+    say(f"build ({len(chosen)} lessons, each on its own, at most {args.build_timeout:.0f} s each)")
+    if gpu_name is not None:
+        machine_log = build.build_target("course-machine-check", args.jobs, capture=True)
+        if machine_log.returncode != 0:
+            raise CourseError(f"the machine check does not build: {machine_log.stdout[-500:]}")
+    status = build.build_lessons(chosen, args.jobs, say=lambda *a, **k: print("  ", *a, **k),
+                                 timeout=args.build_timeout)
+    write_text_atomic(build.status_path, build_status_json(status))
+
+    tests = grade_tests.planned_tests(build_dir, "student", lessons)
+    box = grade_tests.grading_sandbox(build_dir, tests, args.not_isolated, hidden)
+    facts = check_machine(build_dir, box, gpu_name is not None, gpu_why)
+    write_text_atomic(records / "machine.json", json.dumps(facts, indent=1) + "\n")
+    say(f"machine: {facts.get('description')}; counters: "
+        f"{'readable' if facts.get('counters') else 'not readable: ' + facts.get('counters_reason', '')}")
+    if args.build_only:
+        return 0
+
+    say(f"the tests ({len(tests)}), each in a sandbox: {box.describe()}")
+    verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
+                                     args.jobs, say=lambda line: print(line, flush=True))
+    grade_tests.write_outputs(verdicts, box, grade_tests.Machine.read(records / "machine.json"),
+                              build_dir / "junit.xml", records / "evidence.json")
+    passed = sum(v.status == grade_tests.PASSED for v in verdicts)
+    print(f"   {passed} of {len(verdicts)} tests passed")
+
+    say("the report")
+    report = [*module_command("course.grading.grade"), "report", "--junit", str(build_dir / "junit.xml"), "--build-dir", str(build_dir),
+              "--points", str(course / "tests" / "points.json"), "--heading", args.heading,
+              "--markdown", str(build_dir / "grade.md"), "--json", str(build_dir / "score.json")]
+    if lessons:
+        report += ["--lessons", ",".join(lessons)]
+    if args.pass_mark is not None:
+        report += ["--pass-mark", str(args.pass_mark)]
+    return subprocess.run(report, cwd=str(course)).returncode
+
+
+def main(argv: List[str]) -> int:
+    ap = Parser(prog="grade_run.sh", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--student", type=Path, required=True, help="the student's checkout")
+    ap.add_argument("--course", type=Path, required=True, help="the course at the pinned commit")
+    ap.add_argument("--lessons", help="grade only these lessons, e.g. 01,03 (default: all)")
+    ap.add_argument("--build-only", action="store_true", help="stop after the build")
+    ap.add_argument("--pass-mark", type=percentage, help="exit 1 below this percentage")
+    ap.add_argument("--heading", default="Grade", help="the report's heading")
+    ap.add_argument("--build-timeout", type=float, default=900,
+                    help="seconds one lesson's build may take (default 900)")
+    ap.add_argument("--jobs", "-j", type=int, default=default_jobs(),
+                    help="compilations and CPU tests at once (default: the number of CPUs)")
+    ap.add_argument("--no-policy", action="store_true",
+                    help="take the exercise files unchecked (the report says so)")
+    ap.add_argument("--not-isolated", action="store_true",
+                    help="where no sandbox can be made, run the tests without one (the report "
+                         "says so)")
+    args = ap.parse_args(argv)
+    return run_main("grade_run.sh", lambda: grade(args), error_status=2)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

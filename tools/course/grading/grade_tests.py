@@ -1,0 +1,516 @@
+#!/usr/bin/env python3
+"""Runs the graded tests of a configured and built grade folder, each in a sandbox of its own,
+and judges each from evidence, not from an exit status.
+
+  python3 tools/course/grade_tests.py --build-dir build/grade [--lessons 01,03] [-j N]
+
+The tests to run are the ones the grader lists itself from the pinned course (ctest's test
+list of the build folder, taken before any student code runs): every test labelled with the
+tree (`student`) of the chosen lessons. Each runs as its command says, in the sandbox
+(sandbox.py), with GoogleTest's report written to a folder of its own that only this run of
+the test can write. A test passes only when
+  - its program exited 0 within its time limit, and
+  - GoogleTest's own report lists it, and only it, as started, run and passed (no failure, no
+    skip), and
+  - (for a sanitizer run) the sanitizer wrapper passed and the report shows that the tests it
+    was given really started.
+A test whose program is missing did not build; a skip is a skip; anything else fails, with
+the reason. Whether a GPU test can be graded on this machine comes from the grader's own check
+of the machine (`--machine`, machine_check.json), never from what a test printed.
+
+Writes --junit (ctest's JUnit format, which grade.py reads) and --record (the evidence: the
+sandbox, the machine, every test's exit status and what its report said, and the JUnit file's
+hash).
+Exit status: 0 when every test ran (whatever their verdicts), 2 for bad usage.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+from xml.sax.saxutils import escape, quoteattr
+
+from course.model.cli import Parser, jobs_option, run_main, split_list, write_text_atomic
+from course.model.course_model import CourseError, parse_lesson_number, split_test_name
+from course.model.ctest_results import ResultError, list_tests
+from course.grading.sandbox import Sandbox
+
+PROG = "grade_tests"
+
+PASSED = "passed"
+FAILED = "failed"
+SKIPPED = "skipped"
+NOT_GRADABLE = "not gradable here"
+NOT_BUILT = "did not build"
+
+#: The most of a test's output the record keeps, and of a report the grader reads.
+OUTPUT_BYTES = 64 * 1024
+REPORT_BYTES = 8 * 1024 * 1024
+#: GoogleTest's timestamp of a test that never started (a global environment skipped it:
+#: GoogleTest 1.12 still writes it as run and completed, google/googletest#4653).
+NEVER_STARTED = "1970-01-01T00:00:00"
+_SKIP_REASON = re.compile(r"Skipped\n(.*?)\n\[  SKIPPED \]", re.S)
+
+
+@dataclass
+class Planned:
+    """One test the grader expects to run, as the pinned course registered it."""
+
+    name: str
+    labels: List[str]
+    command: List[str]
+    timeout: float
+    lock: bool  # holds the GPU: one such test at a time
+    gpu_slots: int  # slots of the GPU it asks for (RESOURCE_GROUPS gpus:N), 0 for none
+    cwd: str
+    environment: Dict[str, str]
+    skip_code: Optional[int]
+
+    @property
+    def kind(self) -> str:
+        """gtest (a test program, one test), sanitizer (a program's tests under a sanitizer
+        tool), placeholder (a GPU test whose program this build does not make), or none
+        (no program: it did not build)."""
+        if not self.command:
+            return "none"
+        text = " ".join(self.command)
+        if "CourseSkip.cmake" in text:
+            return "placeholder"
+        if "sanitizer_test.py" in text:
+            return "sanitizer"
+        return "gtest"
+
+    @property
+    def gtest_names(self) -> List[str]:
+        """The GoogleTest tests the command asks for (the positive part of its filter)."""
+        for arg in self.command:
+            if arg.startswith("--gtest_filter="):
+                positive = arg[len("--gtest_filter="):].split("-", 1)[0]
+                return [n for n in positive.split(":") if n]
+        return []
+
+    @property
+    def gpu(self) -> bool:
+        return "gpu" in self.labels
+
+
+@dataclass
+class Verdict:
+    """How one test was judged, and on what."""
+
+    name: str
+    status: str
+    detail: str = ""
+    exit_code: Optional[int] = None
+    seconds: float = 0.0
+    report: str = ""  # what GoogleTest's report said, in a few words
+    output: str = ""
+    labels: List[str] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------------------------------
+# The tests to run
+# ------------------------------------------------------------------------------------------
+
+def planned_tests(build_dir: Path, tree: str, lessons: List[str]) -> List[Planned]:
+    """The tests of `tree` (and of the given lessons, or all) that the build registered."""
+    try:
+        registered = list_tests(build_dir)
+    except ResultError as e:
+        raise CourseError(str(e)) from None
+    wanted = {f"lesson{n}" for n in lessons}
+    out = []
+    for t in registered.values():
+        parts = split_test_name(t.name)
+        if parts is None or parts.tree != tree or tree not in t.labels:
+            continue
+        if wanted and parts.label not in wanted:
+            continue
+        props = t.properties
+        env = dict(item.partition("=")[::2] for item in props.get("ENVIRONMENT") or [])
+        skip = props.get("SKIP_RETURN_CODE")
+        slots = [r.get("slots", 0) for g in props.get("RESOURCE_GROUPS") or []
+                 for r in g.get("requirements", []) if r.get(".type") == "gpus"]
+        out.append(Planned(t.name, t.labels, t.command, float(props.get("TIMEOUT") or 1500),
+                           "gpu" in (props.get("RESOURCE_LOCK") or []), int(max(slots, default=0)),
+                           str(props.get("WORKING_DIRECTORY") or build_dir), env,
+                           int(skip) if skip is not None else None))
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# Running one test
+# ------------------------------------------------------------------------------------------
+
+@dataclass
+class Machine:
+    """The grader's own check of the machine (machine_check.py): can GPU tests be graded?"""
+
+    gpu: bool
+    reason: str = ""  # why not
+    description: str = ""
+    counters: bool = False
+    counters_reason: str = ""
+
+    @classmethod
+    def read(cls, path: Optional[Path]) -> "Machine":
+        if path is None or not path.is_file():
+            return cls(False, "the machine was not checked")
+        data = json.loads(path.read_text())
+        return cls(bool(data.get("gpu")), data.get("reason", ""), data.get("description", ""),
+                   bool(data.get("counters")), data.get("counters_reason", ""))
+
+
+class Runner:
+    def __init__(self, sandbox: Sandbox, scratch_root: Path, machine: Machine):
+        self.sandbox = sandbox
+        self.scratch_root = scratch_root
+        self.machine = machine
+        self._count = 0
+        self._lock = threading.Lock()
+
+    def _scratch(self) -> Path:
+        with self._lock:
+            self._count += 1
+            n = self._count
+        scratch = self.scratch_root / f"t{n:04d}"
+        for sub in ("home", "tmp"):
+            (scratch / sub).mkdir(parents=True)
+        return scratch
+
+    def run(self, test: Planned) -> Verdict:
+        kind = test.kind
+        if kind == "none":
+            return Verdict(test.name, NOT_BUILT, "its test program is not built", labels=test.labels)
+        if kind == "placeholder":
+            if not self.machine.gpu:
+                return Verdict(test.name, NOT_GRADABLE, f"no GPU: {self.machine.reason}",
+                               labels=test.labels)
+            return Verdict(test.name, FAILED, "its GPU program was not built although this "
+                                              "machine has a GPU", labels=test.labels)
+        scratch = self._scratch()
+        # The report goes where only this run of the test knows to write.
+        report_dir = scratch / f"report-{secrets.token_hex(8)}"
+        report_dir.mkdir()
+        report = report_dir / "report.xml"
+        env = self.sandbox.environment(scratch, dict(test.environment))
+        env["GTEST_OUTPUT"] = f"xml:{report}"
+        cwd = Path(test.cwd) if Path(test.cwd).is_dir() else scratch
+        argv = self.sandbox.command(test.command, scratch, env, cwd)
+        start = time.monotonic()
+        code, output, timed_out = _run(argv, env if not self.sandbox.isolated else None,
+                                       test.timeout, cwd)
+        seconds = time.monotonic() - start
+        v = Verdict(test.name, FAILED, exit_code=code, seconds=round(seconds, 3),
+                    output=output, labels=test.labels)
+        # Every process the test started has ended (its PID namespace is gone): read the report.
+        parsed = read_report(report)
+        v.report = parsed.summary
+        if timed_out:
+            v.detail = f"timeout: it ran longer than {test.timeout:.0f} s"
+        elif kind == "sanitizer":
+            judge_sanitizer(test, v, parsed, code, output)
+        else:
+            judge_gtest(test, v, parsed, code, output)
+        if v.status == SKIPPED and test.gpu and not self.machine.gpu:
+            v.status, v.detail = NOT_GRADABLE, f"no GPU: {self.machine.reason}"
+        elif v.status == SKIPPED and test.gpu and not self.machine.counters and \
+                "counter" in v.detail.lower():
+            v.status = NOT_GRADABLE
+            v.detail = f"counters refused on this machine: {self.machine.counters_reason}"
+        shutil.rmtree(scratch, ignore_errors=True)
+        return v
+
+
+def _run(argv: List[str], env: Optional[Dict[str, str]], timeout: float, cwd: Path):
+    """(exit status, the end of its output, timed out). The process group is killed on timeout."""
+    try:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, env=env, cwd=str(cwd),
+                                start_new_session=True)
+    except OSError as e:
+        return None, f"cannot start {argv[0]}: {e}", False
+    timed_out = False
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        out, _ = proc.communicate()
+    text = out[-OUTPUT_BYTES:].decode("utf-8", "replace") if out else ""
+    return proc.returncode, text, timed_out
+
+
+@dataclass
+class Report:
+    """What a GoogleTest XML report says: each test case's name -> (status, detail,
+    started)."""
+
+    found: bool
+    cases: Dict[str, tuple] = field(default_factory=dict)
+    problem: str = ""
+
+    @property
+    def summary(self) -> str:
+        if not self.found:
+            return self.problem or "no report"
+        return "; ".join(f"{name}: {c[0]}" + ("" if c[2] else " (never started)")
+                         for name, c in sorted(self.cases.items()))[:500]
+
+
+def read_report(path: Path) -> Report:
+    """A GoogleTest XML report, read defensively (it was written by a process that ran
+    student code): size-limited, no document type, no entities."""
+    if not path.is_file() or path.is_symlink():
+        return Report(False, problem="no GoogleTest report (the program ended before writing it)")
+    if path.stat().st_size > REPORT_BYTES:
+        return Report(False, problem="the GoogleTest report is too large to be a report")
+    data = path.read_bytes()
+    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+        return Report(False, problem="the GoogleTest report holds a document type")
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as e:
+        return Report(False, problem=f"the GoogleTest report is not XML ({e})")
+    rep = Report(True)
+    for case in root.iter("testcase"):
+        name = f"{case.get('classname', '')}.{case.get('name', '')}"
+        failure = case.find("failure")
+        skipped = case.find("skipped")
+        started = not (case.get("timestamp") or "").startswith(NEVER_STARTED)
+        if failure is not None:
+            message = (failure.get("message") or "").split("\n", 1)[0]
+            status = ("failed", message)
+        elif skipped is not None or case.get("result") == "skipped":
+            message = (skipped.get("message") if skipped is not None else "") or ""
+            status = ("skipped", message.split("\n", 1)[-1].strip() if "\n" in message else message)
+        elif case.get("status") == "run" and case.get("result", "completed") == "completed":
+            status = ("passed", "")
+        else:
+            status = ("not run", case.get("status", ""))
+        rep.cases[name] = (status[0], status[1], started)
+    return rep
+
+
+def judge_gtest(test: Planned, v: Verdict, rep: Report, code: Optional[int], output: str) -> None:
+    """One test of a test program: the report and the exit status must agree that it passed."""
+    names = test.gtest_names
+    if len(names) != 1:
+        v.detail = "the grader cannot tell which GoogleTest test this is"
+        return
+    name = names[0]
+    if not rep.found:
+        v.detail = f"{rep.problem}; exit status {code}"
+        return
+    extra = sorted(set(rep.cases) - {name})
+    if extra:
+        v.detail = f"the program ran tests it was not asked to run ({', '.join(extra[:3])})"
+        return
+    if name not in rep.cases:
+        v.detail = "GoogleTest's report does not list the test: it did not run"
+        return
+    status, detail, started = rep.cases[name]
+    if not started:
+        v.detail = "the test never started (a global test environment skipped it)"
+        return
+    if status == "skipped":
+        m = _SKIP_REASON.search(output)
+        v.status, v.detail = SKIPPED, (detail or (m.group(1).strip() if m else "skipped"))
+        return
+    if status == "failed":
+        v.detail = f"assertion: {detail}" if detail else "assertion"
+        return
+    if status != "passed":
+        v.detail = f"GoogleTest's report says {status}"
+        return
+    if code != 0:
+        v.detail = f"the report says passed, but the program exited with status {code}"
+        return
+    v.status = PASSED
+
+
+def judge_sanitizer(test: Planned, v: Verdict, rep: Report, code: Optional[int],
+                    output: str) -> None:
+    """A program's tests under a sanitizer tool: judged by the wrapper on the sanitizer's
+    findings; the report must show that the tests it was given really started."""
+    if test.skip_code is not None and code == test.skip_code:
+        m = _SKIP_REASON.search(output)
+        v.status, v.detail = SKIPPED, (m.group(1).strip() if m else "skipped")
+        return
+    if code != 0:
+        last = [line for line in output.strip().splitlines() if line.strip()][-1:]
+        v.detail = last[0][:300] if last else f"exit status {code}"
+        return
+    if not rep.found:
+        v.detail = f"no evidence that the tests ran under the sanitizer: {rep.problem}"
+        return
+    missing = [n for n in test.gtest_names if n not in rep.cases or not rep.cases[n][2]]
+    if missing:
+        v.detail = f"the report does not show {missing[0]} starting under the sanitizer"
+        return
+    v.status = PASSED
+
+
+# ------------------------------------------------------------------------------------------
+# Everything, and the outputs
+# ------------------------------------------------------------------------------------------
+
+def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: int,
+              say=print) -> List[Verdict]:
+    """Runs the tests as ctest would with the build's resource spec: the CPU tests `jobs` at a
+    time throughout; the GPU tests that share the GPU (correctness, sanitizer runs: one slot
+    each) as many at a time as the GPU has slots (what a test that needs it alone asks for);
+    then those that need the GPU alone (timing, counters: they hold the `gpu` lock), one at a
+    time, in order, once no shared GPU test runs."""
+    scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
+    runner = Runner(sandbox, scratch_root, machine)
+    results: Dict[str, Verdict] = {}
+    done = [0]
+    lock = threading.Lock()
+
+    def one(test: Planned) -> None:
+        v = runner.run(test)
+        with lock:
+            results[test.name] = v
+            done[0] += 1
+            if v.status not in (PASSED,):
+                say(f"  {v.status:<17} {test.name}" + (f": {v.detail[:160]}" if v.detail else ""))
+
+    alone = [t for t in tests if t.lock]
+    shared = [t for t in tests if not t.lock and t.gpu]
+    cpu = [t for t in tests if not t.lock and not t.gpu]
+    slots = max([t.gpu_slots for t in tests], default=1)
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool, \
+                ThreadPoolExecutor(max_workers=max(1, slots)) as gpu:
+            shared_futures = [gpu.submit(one, t) for t in shared]
+            cpu_futures = [pool.submit(one, t) for t in cpu]
+            for f in shared_futures:
+                f.result()
+            for t in alone:
+                one(t)
+            for f in cpu_futures:
+                f.result()
+    finally:
+        shutil.rmtree(scratch_root, ignore_errors=True)
+    return [results[t.name] for t in tests]
+
+
+def junit(verdicts: List[Verdict]) -> str:
+    """The verdicts as ctest writes a JUnit report, so that grade.py and the other tools read
+    them: status run (passed), fail, or notrun with a GoogleTest-style skip message."""
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             f'<testsuite name="grade" tests="{len(verdicts)}" '
+             f'failures="{sum(v.status == FAILED for v in verdicts)}" '
+             f'skipped="{sum(v.status in (SKIPPED, NOT_GRADABLE, NOT_BUILT) for v in verdicts)}">']
+    for v in verdicts:
+        status = {PASSED: "run", FAILED: "fail"}.get(v.status, "notrun")
+        lines.append(f'  <testcase name={quoteattr(v.name)} classname="grade" '
+                     f'time="{v.seconds:.3f}" status="{status}">')
+        lines.append("    <properties>")
+        lines.append(f'      <property name="cmake_labels" value={quoteattr(";".join(v.labels))}/>')
+        lines.append(f'      <property name="course_verdict" value={quoteattr(v.status)}/>')
+        lines.append("    </properties>")
+        out = v.output
+        if v.status in (SKIPPED, NOT_GRADABLE):
+            out = f"{v.name}: Skipped\n{v.detail}\n[  SKIPPED ] {v.name}\n"
+        elif v.status == NOT_BUILT:
+            out = f"Unable to find executable: {v.detail}\n"
+        if v.status == FAILED:
+            lines.append(f"    <failure message={quoteattr(v.detail)}/>")
+        lines.append(f"    <system-out>{escape(_printable(out))}</system-out>")
+        lines.append("  </testcase>")
+    lines.append("</testsuite>")
+    return "\n".join(lines) + "\n"
+
+
+def _printable(text: str) -> str:
+    """XML 1.0 cannot hold control characters other than tab and newline."""
+    return re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", "?", text)
+
+
+def write_outputs(verdicts: List[Verdict], sandbox: Sandbox, machine: Machine, junit_path: Path,
+                  record_path: Path) -> None:
+    """The JUnit report and the evidence record, which names the report by its hash (so a
+    JUnit file written later, by ctest for instance, is not mistaken for the grader's)."""
+    text = junit(verdicts)
+    write_text_atomic(junit_path, text)
+    data = {"version": 1, "junit": str(junit_path),
+            "junit_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            "sandbox": {"isolated": sandbox.isolated, "what": sandbox.describe()},
+            "machine": asdict(machine),
+            "tests": [{k: v for k, v in asdict(x).items() if k != "output"} for x in verdicts]}
+    write_text_atomic(record_path, json.dumps(data, indent=1) + "\n")
+
+
+def main(argv: List[str]) -> int:
+    ap = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build-dir", type=Path, required=True)
+    ap.add_argument("--lessons", help="only these lessons, e.g. 01,03 (default: all)")
+    ap.add_argument("--tree", default="student")
+    ap.add_argument("--junit", type=Path, required=True, help="the JUnit report to write")
+    ap.add_argument("--record", type=Path, required=True,
+                    help="the evidence record to write (JSON)")
+    ap.add_argument("--machine", type=Path, help="machine_check.py's result")
+    ap.add_argument("--not-isolated", action="store_true",
+                    help="run without a sandbox where none can be made (the report says so)")
+    jobs_option(ap)
+    args = ap.parse_args(argv)
+
+    def go() -> int:
+        lessons = [parse_lesson_number(x) for x in split_list(args.lessons)]
+        tests = planned_tests(args.build_dir, args.tree, lessons)
+        if not tests:
+            raise CourseError(f"{args.build_dir} has no {args.tree} tests to run")
+        box = grading_sandbox(args.build_dir, tests, args.not_isolated)
+        machine = Machine.read(args.machine)
+        verdicts = run_tests(tests, box, machine, args.jobs)
+        write_outputs(verdicts, box, machine, args.junit, args.record)
+        passed = sum(v.status == PASSED for v in verdicts)
+        print(f"{passed} of {len(verdicts)} tests passed ({box.describe()})")
+        return 0
+
+    return run_main(PROG, go, error_status=2)
+
+
+def grading_sandbox(build_dir: Path, tests: List[Planned], allow_none: bool,
+                    hidden: Optional[Path] = None) -> Sandbox:
+    """The sandbox for the tests of a build folder: its source and build folders readable,
+    the hidden tests invisible. Raises CourseError where none can be made, unless allow_none."""
+    from course.model.course_model import Build
+    build = Build(build_dir)
+    # The programs and scripts the tests start (and, for a script, its folder's modules).
+    programs = sorted({Path(a) if i == 0 else Path(a).parent for t in tests
+                       for i, a in enumerate(t.command) if os.path.isabs(a) and os.path.isfile(a)})
+    box = Sandbox.probe(readable=[build.source_dir.resolve(), build_dir.resolve()],
+                        hidden=[hidden] if hidden else [])
+    if box.isolated:
+        box.programs = programs
+        return box
+    if not allow_none:
+        raise CourseError(f"no sandbox: {box.reason} (give --not-isolated to grade anyway; the "
+                          f"report will say that the run was not isolated)")
+    print(f"{PROG}: WARNING: the tests run NOT ISOLATED: {box.reason}", file=sys.stderr)
+    return box
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,402 @@
+#!/usr/bin/env python3
+"""The hostile-submission suite: exercise files written as a cheating student would write them
+(attacks/*), each graded through the real grading command (tools/course/grade_run.sh) on a
+pinned copy of this course, and held to the starter's score.
+
+  python3 tools/course/hostile/run_hostile.py [--only NAME ...] [--work DIR] [--keep]
+
+What it checks, in one pinned course (this working tree as the student-facing repository: no
+solutions), built once, one lesson rebuilt per attack:
+  1. the starter's score of every lesson an attack is in (the baseline);
+  2. the reference solutions: every test passes that this machine can run (with a GPU, all of
+     them; without one, the CPU tests, and the GPU tests are "not gradable here");
+  3. every attack, graded with the policy: refused by the rule its file names (or, for the
+     ones the policy allows, stopped later), and scored exactly the starter's score;
+  4. every attack marked `runtime: yes`, graded again WITHOUT the policy (--no-policy): the
+     sandbox and the evidence alone keep it at the starter's score;
+  5. after every run: nothing of the pinned course changed but the overlaid exercise files
+     (git status), nothing new in the grader's HOME since the starter's grading (and never
+     ~/.course-gpu-env), and the JUnit report is the one the grader wrote (its hash is in the
+     evidence);
+  6. the legitimate attempt (predictions computed at compile time with the kit's public model)
+     is allowed, and scores its prediction tests' points.
+
+An attack file starts with `// key: value` lines (attack, lesson, file, refused, runtime),
+then its code in sections: `// @top` (after the starter's #include lines), `// @inside`
+(after the line that opens the lesson's namespace), `// @replace-function NAME` (instead of
+the starter's definition of NAME), `// @replace-line NAME` (instead of the line that gives NAME
+its value), `// @new` (a file of its own, named by `file:`), `// @pad N` (N characters more, in
+a comment), `// @symlink TARGET` (the file is a link to TARGET).
+Exit status: 0 when every check holds, 1 otherwise, 2 for bad usage, 77 (skipped, with the
+reason) where no sandbox can be made or the exercise policy cannot run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+from course.model.course_model import ROOT
+from course.model.student_repo import left_out, student_presets
+
+HERE = Path(__file__).resolve().parent
+
+LEFT_OUT_TOO = ("build", ".course", ".device", ".gl")
+#: The exit status of a run that could not check anything here (ctest reads it as a skip).
+SKIP = 77
+
+
+@dataclass
+class Attack:
+    name: str
+    path: Path
+    meta: Dict[str, str]
+    sections: Dict[str, str]
+
+    @property
+    def lesson(self) -> str:
+        return self.meta["lesson"]
+
+    @property
+    def file(self) -> str:
+        return self.meta.get("file", "exercise.hpp")
+
+    @property
+    def runtime(self) -> bool:
+        return self.meta.get("runtime", "").startswith("yes")
+
+    @property
+    def rule(self) -> str:
+        return self.meta.get("refused", "")
+
+    @property
+    def allowed(self) -> bool:
+        """The policy lets it through (legitimate, or stopped by something else)."""
+        return self.rule.startswith(("nothing", "ignored")) or self.meta.get("expect") == "allowed"
+
+
+def attack_files() -> List[Path]:
+    """The attacks: every .hpp and .cu file of attacks/."""
+    return sorted(p for p in (HERE / "attacks").iterdir() if p.suffix in (".hpp", ".cu"))
+
+
+def read_attack(path: Path) -> Attack:
+    meta: Dict[str, str] = {}
+    sections: Dict[str, List[str]] = {}
+    current: Optional[str] = None
+    for line in path.read_text().splitlines():
+        m = re.match(r"^// @([a-z-]+)(?: (\S+))?\s*$", line)
+        if m:
+            current = m.group(1) + (f" {m.group(2)}" if m.group(2) else "")
+            sections[current] = []
+            continue
+        if current is None:
+            m = re.match(r"^// (\w+): (.*)$", line)
+            if m:
+                meta[m.group(1)] = m.group(2).strip()
+            continue
+        sections[current].append(line)
+    for key in ("attack", "lesson"):
+        if key not in meta:
+            raise SystemExit(f"{path}: no `// {key}:` line")
+    return Attack(path.stem, path, meta, {k: "\n".join(v) + "\n" for k, v in sections.items()})
+
+
+def apply(attack: Attack, starter: str) -> str:
+    """The attack's file: the starter with the attack's sections put in."""
+    if "new" in attack.sections:
+        return attack.sections["new"]
+    for key in attack.sections:
+        if key.startswith("pad "):
+            return starter + "// " + "x" * int(key.split()[1]) + "\n"
+    lines = starter.splitlines(keepends=True)
+    out = list(lines)
+    for key, text in attack.sections.items():
+        if key.startswith("replace-line "):
+            name = key.split()[1]
+            i = next(i for i, l in enumerate(out) if re.search(rf"\b{name} =", l))
+            out[i] = text
+        if key.startswith("replace-function "):
+            name = key.split()[1]
+            start = next(i for i, l in enumerate(out) if re.search(rf"\b{name}\(", l) and "{" in l)
+            end = next(i for i in range(start, len(out)) if out[i].startswith("}"))
+            out[start:end + 1] = [text]
+    if "inside" in attack.sections:
+        i = next(i for i, l in enumerate(out) if re.match(r"^namespace lesson\d\d \{", l))
+        out.insert(i + 1, attack.sections["inside"])
+    if "top" in attack.sections:
+        last = max((i for i, l in enumerate(out) if l.startswith("#include")), default=0)
+        out.insert(last + 1, attack.sections["top"])
+    return "".join(out)
+
+
+# ------------------------------------------------------------------------------------------
+
+def sh(argv: List[str], cwd: Path, env: Optional[dict] = None) -> subprocess.CompletedProcess:
+    return subprocess.run(argv, cwd=str(cwd), capture_output=True, text=True, env=env)
+
+
+def pinned_course(work: Path) -> Path:
+    """This working tree as the student-facing repository (no solutions), in a git repository
+    of its own: the course an instructor pins."""
+    course = work / "course"
+    listing = sh(["git", "ls-files", "-co", "--exclude-standard", "-z"], ROOT)
+    if listing.returncode != 0:
+        raise SystemExit(f"git ls-files failed in {ROOT}: {listing.stderr.strip()}")
+    for rel in listing.stdout.split("\0"):
+        if not rel or left_out(rel) or rel.split("/")[0] in LEFT_OUT_TOO:
+            continue
+        src = ROOT / rel
+        if not src.is_file():
+            continue
+        dst = course / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(str(src), str(dst))
+    presets = course / "CMakePresets.json"
+    presets.write_text(student_presets(presets.read_text()))
+    ident = ["-c", "user.name=Course", "-c", "user.email=course@localhost"]
+    for argv in (["git", "init", "-q"], ["git", "add", "-A"],
+                 ["git", *ident, "commit", "-q", "-m", "pinned"]):
+        proc = sh(argv, course)
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(argv)}: {proc.stderr.strip()}")
+    return course
+
+
+def student_repo(course: Path, work: Path, name: str, files: Dict[str, bytes],
+                 links: Optional[Dict[str, str]] = None) -> Path:
+    """A student's repository: the starters, with `files` (lessons/NN_topic/name -> bytes) and
+    `links` (lessons/NN_topic/name -> where the symbolic link points)."""
+    student = work / "students" / name
+    if student.exists():
+        shutil.rmtree(student)
+    pristine = work / "starters"
+    if not pristine.exists():  # the starters as pinned, whatever a grading left on disk since
+        proc = subprocess.run(["git", "archive", "--format=tar", "HEAD", "lessons"],
+                              cwd=str(course), capture_output=True)
+        pristine.mkdir()
+        subprocess.run(["tar", "-x", "-C", str(pristine)], input=proc.stdout, check=True)
+    shutil.copytree(str(pristine / "lessons"), str(student / "lessons"))
+    for rel, data in files.items():
+        (student / rel).write_bytes(data)
+    for rel, target in (links or {}).items():
+        (student / rel).unlink()
+        (student / rel).symlink_to(target)
+    return student
+
+
+@dataclass
+class Graded:
+    score: Dict[str, float]
+    status: Dict[str, Dict[str, int]]
+    overlay: dict
+    trusted: bool
+    problems: List[str] = field(default_factory=list)
+    seconds: float = 0.0
+    log: str = ""
+
+
+class Grader:
+    def __init__(self, course: Path, work: Path, jobs: int, build_timeout: float):
+        self.course, self.work, self.jobs, self.build_timeout = course, work, jobs, build_timeout
+        self.home = work / "grader-home"
+        self.home.mkdir(exist_ok=True)
+        self.home_before: Optional[set] = None
+
+    def grade(self, student: Path, lessons: List[str], policy: bool = True) -> Graded:
+        env = dict(os.environ, HOME=str(self.home))
+        env.pop("COURSE_HIDDEN_TESTS", None)
+        argv = ["bash", str(self.course / "tools/course/grade_run.sh"), "--student", str(student),
+                "--course", str(self.course), "--lessons", ",".join(lessons), "--jobs",
+                str(self.jobs), "--build-timeout", str(self.build_timeout)]
+        if not policy:
+            argv.append("--no-policy")
+        start = time.monotonic()
+        proc = sh(argv, self.work, env)
+        seconds = time.monotonic() - start
+        log = proc.stdout + proc.stderr
+        build = self.course / "build" / "grade"
+        try:
+            score = json.loads((build / "score.json").read_text())
+        except (OSError, ValueError):
+            raise SystemExit(f"grading {student.name} wrote no score (exit {proc.returncode}):\n"
+                             f"{log[-4000:]}")
+        overlay = json.loads((build / "course" / "overlay.json").read_text())
+        counts: Dict[str, Dict[str, int]] = {}
+        for t in score["tests"].values():
+            c = counts.setdefault(t["lesson"], {})
+            c[t["status"]] = c.get(t["status"], 0) + 1
+        g = Graded({k: v["score"] for k, v in score["lessons"].items() if v.get("graded", True)},
+                   counts, overlay, bool((score.get("trust") or {}).get("trusted")),
+                   seconds=seconds, log=log)
+        g.problems += self.course_untouched(overlay)
+        g.problems += self.home_untouched()
+        evidence = json.loads((build / "course" / "evidence.json").read_text())
+        import hashlib
+        if hashlib.sha256((build / "junit.xml").read_bytes()).hexdigest() != evidence["junit_sha256"]:
+            g.problems.append("junit.xml is not the report the grader wrote")
+        return g
+
+    def course_untouched(self, overlay: dict) -> List[str]:
+        """Nothing of the pinned course changed but the exercise files the grader took."""
+        taken = {f"{lesson_dir(self.course, label)}/{name}"
+                 for label, o in overlay["lessons"].items() for name in o.get("taken", [])}
+        proc = sh(["git", "status", "--porcelain", "--untracked-files=all"], self.course)
+        changed = [line[3:] for line in proc.stdout.splitlines()]
+        return [f"the course changed: {path}" for path in changed if path not in taken]
+
+    def home_untouched(self) -> List[str]:
+        """Nothing new in the grader's HOME since the first grading (whose own steps may leave
+        what the toolkit keeps there, such as CMake's GPU probe's ~/.nv), and never the file
+        gpu-env.sh used to source."""
+        now = {str(p.relative_to(self.home)) for p in self.home.rglob("*")}
+        if self.home_before is None:
+            self.home_before = now
+        new = sorted(now - self.home_before)
+        if (self.home / ".course-gpu-env").exists() and ".course-gpu-env" not in new:
+            new.append(".course-gpu-env")
+        return [f"the grader's HOME holds {name}" for name in new]
+
+
+def lesson_dir(course: Path, label: str) -> str:
+    number = label[len("lesson"):]
+    return next(f"lessons/{d.name}" for d in (course / "lessons").iterdir()
+                if d.name.startswith(number + "_"))
+
+
+# ------------------------------------------------------------------------------------------
+
+def main(argv: List[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", nargs="*", help="only these attacks (file names without suffix)")
+    ap.add_argument("--work", type=Path, help="the working folder (default: a new temporary one)")
+    ap.add_argument("--keep", action="store_true", help="keep the working folder")
+    ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--build-timeout", type=float, default=90,
+                    help="seconds a lesson's build may take (the compile-time bomb's limit)")
+    ap.add_argument("--no-runtime", action="store_true", help="skip the runs without the policy")
+    ap.add_argument("--runtime-only", action="store_true",
+                    help="only the runs without the policy (with --only: a part of a longer run)")
+    args = ap.parse_args(argv)
+    from course.grading.sandbox import Sandbox
+    box = Sandbox.probe()
+    if not box.isolated:
+        print(f"Skipped\nno sandbox can be made here: {box.reason}\n[  SKIPPED ] hostile")
+        return SKIP
+    try:
+        from course.policy import exercise_policy
+        exercise_policy.load_lexer()
+    except Exception as e:
+        print(f"Skipped\nthe exercise policy cannot run here: {e}\n[  SKIPPED ] hostile")
+        return SKIP
+    attacks = [read_attack(p) for p in attack_files()]
+    if args.only:
+        attacks = [a for a in attacks if a.name in args.only]
+        if not attacks:
+            ap.error(f"no attack named {', '.join(args.only)}")
+    work = args.work or Path(tempfile.mkdtemp(prefix="course-hostile-"))
+    work.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    failures: List[str] = []
+    rows: List[Tuple[str, str, str, str]] = []
+    try:
+        course = pinned_course(work)
+        grader = Grader(course, work, args.jobs, args.build_timeout)
+        lessons = sorted({a.lesson for a in attacks})
+        starters = {}
+        for label in lessons:
+            folder = lesson_dir(course, f"lesson{label}")
+            starters[label] = {p.name: p.read_text() for p in (course / folder).glob("exercise*")}
+
+        base = grader.grade(student_repo(course, work, "starter", {}), lessons)
+        print(f"starter: {base.score} ({base.seconds:.0f} s)", flush=True)
+        failures += [f"starter: {p}" for p in base.problems]
+        if not base.trusted:
+            failures.append("starter: the grade of the starter is not a trusted grade")
+
+        solved = {}
+        for label in lessons:
+            folder = lesson_dir(course, f"lesson{label}")
+            for p in (ROOT / "solutions" / folder.split("/")[1]).glob("exercise*"):
+                solved[f"{folder}/{p.name}"] = p.read_bytes()
+        sol = grader.grade(student_repo(course, work, "solutions", solved), lessons)
+        print(f"solutions: {sol.score} ({sol.seconds:.0f} s)", flush=True)
+        failures += [f"solutions: {p}" for p in sol.problems]
+        for label in lessons:
+            counts = sol.status.get(f"lesson{label}", {})
+            bad = {k: v for k, v in counts.items() if k not in ("passed", "not gradable here")}
+            if bad:
+                failures.append(f"solutions: lesson{label} has tests that did not pass: {bad}")
+
+        # Every attack with the policy first (a refused one leaves the starter in place, so
+        # nothing is rebuilt), then the runtime ones without it (each rebuilds its lesson).
+        runs = [] if args.runtime_only else \
+            [(a, "policy", True) for a in sorted(attacks, key=lambda a: (a.allowed, a.name))]
+        if not args.no_runtime:
+            runs += [(a, "no policy", False) for a in attacks if a.runtime]
+        for attack, run_name, policy in runs:
+            folder = lesson_dir(course, f"lesson{attack.lesson}")
+            starter = starters[attack.lesson].get(attack.file, "")
+            links = {f"{folder}/{attack.file}": k.split(" ", 1)[1]
+                     for k in attack.sections if k.startswith("symlink ")}
+            files = {} if links else {f"{folder}/{attack.file}": apply(attack, starter).encode()}
+            student = student_repo(course, work, attack.name, files, links)
+            label = f"lesson{attack.lesson}"
+            g = grader.grade(student, [attack.lesson], policy)
+            problems = list(g.problems)
+            got, want = g.score.get(label), base.score.get(label)
+            if attack.meta.get("expect") == "allowed":
+                if got is None or got <= want:
+                    problems.append(f"the legitimate attempt scored {got}, not more than the "
+                                    f"starter's {want}")
+            elif got != want:
+                problems.append(f"scored {got}, the starter {want}")
+            o = g.overlay["lessons"][label]
+            verdict = o["files"]
+            if policy and not attack.allowed:
+                rules = {m.group(1) for m in (re.search(r"\[([^\]]+)\]", r) for r in o["refused"]) if m}
+                if not o["refused"]:
+                    problems.append("the policy did not refuse it")
+                elif attack.rule not in rules and not any(attack.rule in r for r in o["refused"]):
+                    problems.append(f"refused by {sorted(rules)}, not by [{attack.rule}]")
+                verdict = ", ".join(sorted(rules)) or "; ".join(o["refused"])
+            elif policy and attack.rule.startswith("ignored"):
+                if not o["ignored"]:
+                    problems.append("the new file was not reported as ignored")
+                verdict = "ignored: " + "; ".join(o["ignored"])[:60]
+            elif policy and o["refused"]:
+                problems.append(f"the policy refused it: {o['refused'][:2]}")
+            rows.append((attack.name, run_name, verdict[:48],
+                         f"{got} (starter {want})" + ("" if not problems else "  FAIL")))
+            print(f"{attack.name} [{run_name}]: {verdict[:60]}; score {got} (starter {want}); "
+                  f"{g.seconds:.0f} s" + "".join(f"\n    PROBLEM: {p}" for p in problems),
+                  flush=True)
+            failures += [f"{attack.name} [{run_name}]: {p}" for p in problems]
+    finally:
+        if not args.keep and args.work is None:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"\n{len(attacks)} attacks, {len(rows)} gradings, {time.monotonic() - t0:.0f} s")
+    width = max((len(r[0]) for r in rows), default=10)
+    for r in rows:
+        print(f"  {r[0]:<{width}}  {r[1]:<9}  {r[2]:<48}  {r[3]}")
+    if failures:
+        print("\nFAILED:")
+        for f in failures:
+            print(f"  {f}")
+        return 1
+    print("every attack scored the starter's score; the solutions passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,133 @@
+"""The points table of the grade report (JSON; tests/points.json is the course's):
+
+  {"default_lesson_points": 10,
+   "role_weights": {"exercise": 1, "guard": 0},
+   "lessons": {"lesson02": 20,
+               "lesson03": {"points": 15, "tests": {"Banks.BankOfMatchesTheModel": 2,
+                                                    "hidden/Extra.Case": 1}}}}
+
+A lesson is worth its entry's points or the default. Its points are shared by its tests in
+proportion to their weights: by role unless "tests" says otherwise (guards weigh 0 by default:
+they pass on the starter as shipped). With "tests", that list is the lesson's whole list."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Dict, Optional
+
+from course.model.course_model import CourseError, ROLES, parse_lesson_number
+
+DEFAULT_ROLE_WEIGHTS = {"exercise": Fraction(1), "guard": Fraction(0)}
+
+
+@dataclass
+class LessonPoints:
+    points: Fraction
+    tests: Optional[Dict[str, Fraction]] = None  # the whole list, with weights; None: open
+
+
+@dataclass
+class PointsTable:
+    lessons: Dict[str, LessonPoints]
+    default: Optional[Fraction] = None
+    path: str = ""
+    role_weights: Dict[str, Fraction] = field(default_factory=lambda: dict(DEFAULT_ROLE_WEIGHTS))
+
+    def get(self, label: str) -> Optional[LessonPoints]:
+        if label in self.lessons:
+            return self.lessons[label]
+        return LessonPoints(self.default) if self.default is not None else None
+
+
+def _number(value, where: str) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise CourseError(f"{where}: {json.dumps(value)} is not a number")
+    if value < 0:
+        raise CourseError(f"{where}: {value} is negative")
+    return Fraction(value).limit_denominator(10 ** 6)
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CourseError(f"{path}: no such points table") from None
+    except OSError as e:
+        raise CourseError(f"{path}: cannot read it ({e.strerror or e})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise CourseError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise CourseError(f"{path}: expected an object like {{\"lessons\": {{\"lesson01\": 10}}}}")
+    unknown = set(data) - {"lessons", "default_lesson_points", "role_weights"}
+    if unknown:
+        raise CourseError(f"{path}: unknown key {sorted(unknown)[0]!r} "
+                          f"(keys: default_lesson_points, role_weights, lessons)")
+    return data
+
+
+def _role_weights(data: dict, path: Path) -> Dict[str, Fraction]:
+    weights = dict(DEFAULT_ROLE_WEIGHTS)
+    if "role_weights" in data:
+        given = data["role_weights"]
+        if not isinstance(given, dict) or set(given) - set(ROLES):
+            raise CourseError(f"{path}: role_weights: expected {{\"exercise\": 1, \"guard\": 0}}")
+        for role, w in given.items():
+            weights[role] = _number(w, f"{path}: role_weights.{role}")
+    return weights
+
+
+def _lesson_points(label: str, spec, default: Optional[Fraction], where: str) -> LessonPoints:
+    try:
+        number = parse_lesson_number(label)
+    except CourseError:
+        raise CourseError(f"{where}: a lesson is named like lesson01") from None
+    if label != f"lesson{number}":
+        raise CourseError(f"{where}: a lesson is named like lesson{number}")
+    if not isinstance(spec, dict):
+        return LessonPoints(_number(spec, where))
+    unknown = set(spec) - {"points", "tests"}
+    if unknown:
+        raise CourseError(f"{where}: unknown key {sorted(unknown)[0]!r} (keys: points, tests)")
+    tests = None
+    if "tests" in spec:
+        if not isinstance(spec["tests"], dict) or not spec["tests"]:
+            raise CourseError(f"{where}.tests: expected an object of test name -> weight")
+        tests = {name: _number(w, f"{where}.tests.{name}") for name, w in spec["tests"].items()}
+        if sum(tests.values()) == 0:
+            raise CourseError(f"{where}.tests: the weights add up to 0")
+    if "points" in spec:
+        points = _number(spec["points"], f"{where}.points")
+    elif tests is not None:
+        points = sum(tests.values(), Fraction(0))
+    elif default is not None:
+        points = default
+    else:
+        raise CourseError(f"{where}: give \"points\", \"tests\" or both")
+    return LessonPoints(points, tests)
+
+
+def load_points(path: Path) -> PointsTable:
+    """Reads and checks a points table. Raises CourseError (one line) when it is wrong."""
+    data = _read_json(path)
+    role_weights = _role_weights(data, path)
+    lessons = data.get("lessons", {})
+    if not isinstance(lessons, dict):
+        raise CourseError(f"{path}: \"lessons\" must be an object like {{\"lesson01\": 10}}")
+    default = None
+    if "default_lesson_points" in data:
+        default = _number(data["default_lesson_points"], f"{path}: default_lesson_points")
+    table = {label: _lesson_points(label, spec, default, f"{path}: lessons.{label}")
+             for label, spec in lessons.items()}
+    if not table and default is None:
+        raise CourseError(f"{path}: no lessons and no default_lesson_points: nothing to grade")
+    return PointsTable(table, default, str(path), role_weights)
+
+
+def whole_or_float(x: Fraction):
+    """10 for 10, 2.5 for 5/2: how the table writes points."""
+    return int(x) if x.denominator == 1 else float(x)

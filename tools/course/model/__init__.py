@@ -1,0 +1,3 @@
+"""The ground every room stands on: the course and its lessons (course_model), test names and
+results (ctest_results), the machine, the command-line plumbing (cli), the starter files and
+the answers pack, the templates and the lesson table. Imports nothing of the other rooms."""

@@ -1,0 +1,51 @@
+"""What a student's repository holds: the course at a commit without the reference solutions
+and without what only the course's own CI needs (ci.make_student_repo makes it; the hostile
+suite grades against the same view of the course). Standard library only."""
+
+from __future__ import annotations
+
+import json
+
+LEFT_OUT = ("solutions", ".ci", ".github/workflows/ci.yml",
+            "tools/course/tests/test_check_answers.py",
+            "tools/course/tests/test_cpu_kernel_mistakes.py")
+
+
+def left_out(path: str) -> bool:
+    return any(path == x or path.startswith(x + "/") for x in LEFT_OUT)
+
+
+def student_presets(text: str) -> str:
+    """CMakePresets.json without the presets that build the solutions."""
+    data = json.loads(text)
+    configure = {p["name"]: p for p in data.get("configurePresets", [])}
+
+    def builds_solutions(name: str, seen=()) -> bool:
+        p = configure.get(name, {})
+        value = p.get("cacheVariables", {}).get("COURSE_BUILD_SOLUTIONS")
+        if isinstance(value, dict):
+            value = value.get("value")
+        if value is not None:
+            return str(value).upper() in ("ON", "TRUE", "1", "YES")
+        parents = p.get("inherits", [])
+        parents = [parents] if isinstance(parents, str) else parents
+        return any(builds_solutions(q, seen + (name,)) for q in parents if q not in seen)
+
+    dropped = {n for n, p in configure.items() if not p.get("hidden") and builds_solutions(n)}
+    data["configurePresets"] = [p for p in data.get("configurePresets", []) if p["name"] not in dropped]
+    gone = {"configure": set(dropped), "build": set(), "test": set()}
+    for kind in ("build", "test"):
+        key = f"{kind}Presets"
+        if key in data:
+            kept = []
+            for p in data[key]:
+                if p.get("configurePreset") in dropped:
+                    gone[kind].add(p["name"])
+                else:
+                    kept.append(p)
+            data[key] = kept
+    if "workflowPresets" in data:
+        data["workflowPresets"] = [
+            w for w in data["workflowPresets"]
+            if not any(s.get("name") in gone.get(s.get("type"), set()) for s in w.get("steps", []))]
+    return json.dumps(data, indent=2) + "\n"

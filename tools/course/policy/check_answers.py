@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""Questions in view, answers out of it: the check, over every lesson.
+
+A lesson's answers are what its reference solution (`solutions/NN_topic/exercise.*`) changes
+from the starter, as code tokens (answer_units.py: values, type aliases, function bodies, the
+parts of each). None may stand in what a student reads before committing to an answer: the
+lesson's folder — README.md, demo.hpp, demo.cu, internal.cuh, the starter's own comments, the
+pictures under images/ — except hints.md, which the student asks for one hint at a time and
+whose last hint is the idea by design; nor in the course's own pages (COURSE_PAGES: the
+course README, docs/*.md, the kit's headers). Found anyway: a finding, with the file and line,
+unless EXCEPTIONS lists that place with its reason.
+
+The same run also checks, mechanically:
+  - no README has a heading about answers (the answers are in solutions/NN_topic/answers.md,
+    which course.py shows once the lesson's CPU part passes: tools/course/answers.py);
+  - every lesson with a solution has its answers.md, whose pictures exist beside it;
+  - with --bank-map: no `bank-map` command a README prints before "What you should see", and no
+    picture it shows there, draws a pattern one of the lesson's predictions asks about (the
+    patterns are read from the lesson's prediction tests: prediction_patterns.py);
+  - with --build-dir: the starter's CPU test programs, run as the student first runs them, print
+    no answer in their failure messages.
+
+  python3 tools/course/check_answers.py                       # every lesson
+  python3 tools/course/check_answers.py --lesson 07 --units   # what counts as lesson 07's answers
+
+Exit status: 0 no finding, 1 findings (listed, one a line), 2 bad usage or a course it cannot
+read.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from course.model import answers
+from course.model.cli import Parser, lesson_number, run_main
+from course.model.course_model import (CourseError, HINTS_FILE, Lesson, ROOT, STUDENT_FILE_PATTERN,
+                                       find_lessons)
+from course.policy.answer_units import (Token, Unit, answer_units, declaration_at, occurrences,
+                                        section_of, sections, statement_start, text_tokens)
+from course.policy.findings import Finding
+
+PROG = "check_answers"
+WHAT_YOU_SHOULD_SEE = "What you should see"
+#: Suffixes of a lesson folder's text files (anything else is a picture format or binary).
+TEXT_SUFFIXES = {".md", ".hpp", ".cuh", ".cu", ".cpp", ".h", ".svg", ".txt"}
+
+
+@dataclass(frozen=True)
+class Exception_:
+    """A place where an answer may stand, and why.
+
+    lesson: "01"; file: the file under lessons/NN_topic; where: for a README, the `##` section;
+    for C++, the declaration that holds the answer (or that the comment holding it documents);
+    origin: what the answer is (the solution's declaration or function, as --units names it).
+    """
+
+    lesson: str
+    file: str
+    where: str
+    origin: str
+    reason: str
+
+
+#: Every place an answer may stand, with its reason. An exercise's own answer never: a twin (a
+#: conflict-free reference kernel's layout) is in the tests or its kernel family's home.
+EXCEPTIONS: Tuple[Exception_, ...] = (
+    Exception_("01", "README.md", "Background", "bank_of",
+               "the Background gives the bank formula: the exercise is to write it in C++"),
+    Exception_("01", "README.md", "Background", "word_of",
+               "the Background gives the word formula: the exercise is to write it in C++"),
+    Exception_("03", "demo.hpp", "PaddedTile", "kTilePitch",
+               "the padded demo (float[32][33]) that Predict asks about shows the technique; "
+               "the exercise applies it to another kernel's tile (score_rows)"),
+    Exception_("11", "docs/measurements.md", "The lessons' demos and exercises", "Read128Layout",
+               "lesson 08's demos, measured: lesson 08 teaches Swizzle<3, 2, 3> as the swizzle "
+               "of 16-byte chunks; lesson 11's exercise is to find it in the TMA's 128B mode"),
+)
+
+#: The course's own pages a student reads whatever the lesson (README.md, docs/*.md: the site;
+#: the kit's headers: its API pages): no lesson's answer may stand there either.
+COURSE_PAGES = ("README.md", "docs/*.md", "common/include/kit/*.hpp")
+
+
+# ------------------------------------------------------------------------------------------
+# The answers of a lesson
+# ------------------------------------------------------------------------------------------
+
+def solution_files(answers_root: Path, lesson: Lesson) -> List[Path]:
+    folder = answers_root / "solutions" / lesson.folder
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir()
+                  if p.is_file() and p.match(STUDENT_FILE_PATTERN) and p.suffix in (".hpp", ".cu"))
+
+
+def lesson_units(answers_root: Path, lesson: Lesson) -> List[Tuple[Path, Unit]]:
+    """(the solution file, the unit) for every answer of the lesson."""
+    found = []
+    for solution in solution_files(answers_root, lesson):
+        starter = answers_root / "lessons" / lesson.folder / solution.name
+        if not starter.is_file():
+            raise CourseError(f"{solution.relative_to(answers_root)} has no starter "
+                              f"lessons/{lesson.folder}/{solution.name}")
+        units = answer_units(starter.read_text(encoding="utf-8"),
+                             solution.read_text(encoding="utf-8"), solution.suffix == ".cu")
+        found += [(solution, u) for u in units]
+    return found
+
+
+# ------------------------------------------------------------------------------------------
+# What the student reads
+# ------------------------------------------------------------------------------------------
+
+def view_files(view_root: Path, lesson: Lesson) -> List[Path]:
+    """Every text file of the lesson's folder that the student reads before answering: all of
+    it but hints.md."""
+    folder = view_root / "lessons" / lesson.folder
+    files = []
+    for p in sorted(folder.rglob("*")):
+        if p.is_file() and p.suffix in TEXT_SUFFIXES and p.name != HINTS_FILE:
+            files.append(p)
+    return files
+
+
+def where_in(path: Path, text: str, tokens: Sequence[Token], line: int) -> Tuple[str, int]:
+    """(the place an exception names: the README's section or the C++ declaration, the line
+    to report)."""
+    if path.suffix == ".md":
+        return section_of(sections(text), line), line
+    if path.suffix in (".hpp", ".cuh", ".cu", ".cpp", ".h"):
+        from course.policy.answer_units import code_tokens
+        code = code_tokens(text)
+        start = statement_start(code, line)
+        return declaration_at(code, start), line
+    return "", line
+
+
+def exception_for(lesson: Lesson, rel: str, where: str, origin: str) -> Optional[Exception_]:
+    for e in EXCEPTIONS:
+        if (e.lesson, e.file, e.where, e.origin) == (lesson.number, rel, where, origin):
+            return e
+    return None
+
+
+def answers_in_view(view_root: Path, answers_root: Path, lesson: Lesson, used: set,
+                    files: Optional[List[Path]] = None, base: Optional[Path] = None) -> List[Finding]:
+    """Findings for the lesson's answers in `files` (default: the lesson's folder), named from
+    `base` (default: the lesson's folder) in EXCEPTIONS."""
+    units = lesson_units(answers_root, lesson)
+    findings = []
+    base = base or view_root / "lessons" / lesson.folder
+    for path in files if files is not None else view_files(view_root, lesson):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        tokens = text_tokens(text)
+        rel = path.relative_to(base).as_posix()
+        shown = path.relative_to(view_root).as_posix()
+        reported = set()
+        for solution, unit in units:
+            for line in occurrences(tokens, unit):
+                where, line = where_in(path, text, tokens, line)
+                exception = exception_for(lesson, rel, where, unit.origin)
+                if exception:
+                    used.add(exception)
+                    continue
+                key = (line, unit.origin)
+                if key in reported:
+                    continue  # one finding per answer and line (a value and its part)
+                reported.add(key)
+                place = f" ({where})" if where else ""
+                findings.append(Finding(
+                    shown, line,
+                    f"the answer `{unit.text}` ({unit.origin}, "
+                    f"{solution.relative_to(answers_root).as_posix()}:{unit.line}) stands here"
+                    f"{place}"))
+    return findings
+
+
+# ------------------------------------------------------------------------------------------
+# README and answers.md
+# ------------------------------------------------------------------------------------------
+
+def readme_structure(view_root: Path, answers_root: Path, lesson: Lesson) -> List[Finding]:
+    findings = []
+    readme = view_root / "lessons" / lesson.folder / "README.md"
+    rel = f"lessons/{lesson.folder}/README.md"
+    if readme.is_file():
+        for line, _level, heading in sections(readme.read_text(encoding="utf-8")):
+            if re.search(r"\banswers?\b", heading, re.I):
+                findings.append(Finding(rel, line, f"a heading about answers ('{heading}'): "
+                                                   f"the answers go to solutions/{lesson.folder}/"
+                                                   f"{answers.ANSWERS_FILE}"))
+    if not solution_files(answers_root, lesson):
+        return findings
+    path = answers.answers_path(answers_root, lesson)
+    rel = path.relative_to(answers_root).as_posix()
+    if not path.is_file():
+        return findings + [Finding(rel, 0, "missing: every lesson with a solution has its "
+                                           "answers here")]
+    text = path.read_text(encoding="utf-8")
+    first = text.split("\n", 1)[0]
+    if first.strip() != f"# Lesson {lesson.number}: answers":
+        findings.append(Finding(rel, 1, f"the first line is '{first}', not "
+                                        f"'# Lesson {lesson.number}: answers'"))
+    for target in re.findall(r"\]\(([^)#\s]+)", text):
+        if "://" in target:
+            continue
+        if not target.startswith("images/") or not (path.parent / target).is_file():
+            findings.append(Finding(rel, 0, f"links to {target}: an answers file shows only "
+                                            f"its own pictures (images/...), which travel with "
+                                            f"it"))
+    return findings
+
+
+# ------------------------------------------------------------------------------------------
+# The starter's failure messages
+# ------------------------------------------------------------------------------------------
+
+def starter_messages(build_dir: Path, answers_root: Path, lesson: Lesson) -> List[Finding]:
+    program = build_dir / "tests" / "student" / lesson.program("student", "cpu")
+    if not program.is_file():
+        return [Finding(str(program), 0, "not built: the starter's CPU tests cannot be read "
+                                         f"(build {lesson.cpu_target} first)")]
+    findings = []
+    # The lesson's kernels run on the CPU in a program of their own, where the lesson has one.
+    kernels = build_dir / "tests" / "student" / lesson.program("student", "cpu_kernel")
+    for prog in [program] + ([kernels] if kernels.is_file() else []):
+        proc = subprocess.run([str(prog)], capture_output=True, text=True, errors="replace",
+                              timeout=120)
+        tokens = text_tokens(proc.stdout + proc.stderr)
+        for solution, unit in lesson_units(answers_root, lesson):
+            for _line in occurrences(tokens, unit)[:1]:
+                findings.append(Finding(f"{prog.name} (the starter's CPU tests)", 0,
+                                        f"a message states the answer `{unit.text}` "
+                                        f"({unit.origin}, "
+                                        f"{solution.relative_to(answers_root).as_posix()})"))
+    return findings
+
+
+# ------------------------------------------------------------------------------------------
+
+def check(view_root: Path, answers_root: Path, numbers: Sequence[str],
+          bank_map: Optional[Path], build_dir: Optional[Path],
+          compiler: Optional[List[str]]) -> Tuple[List[Finding], List[str]]:
+    """(findings, notes): notes say what was not checked, and why."""
+    lessons = [x for x in find_lessons(answers_root) if not numbers or x.number in numbers]
+    missing = set(numbers) - {x.number for x in lessons}
+    if missing:
+        raise CourseError(f"no lesson {', '.join(sorted(missing))} in {answers_root}")
+    findings: List[Finding] = []
+    notes: List[str] = []
+    used: set = set()
+    with_solution = [x for x in lessons if solution_files(answers_root, x)]
+    if not with_solution:
+        raise CourseError(f"{answers_root} has no solutions/NN_topic/exercise.* to take the "
+                          f"answers from (a student repository has none)")
+    for lesson in lessons:
+        if not (view_root / "lessons" / lesson.folder).is_dir():
+            findings.append(Finding(f"lessons/{lesson.folder}", 0, "missing from the view"))
+            continue
+        if lesson in with_solution:
+            findings += answers_in_view(view_root, answers_root, lesson, used)
+        findings += readme_structure(view_root, answers_root, lesson)
+        if bank_map is not None:
+            from course.policy import prediction_patterns
+            found, said = prediction_patterns.check_lesson(view_root, answers_root, lesson,
+                                                           bank_map, compiler)
+            findings += found
+            notes += said
+        if build_dir is not None and lesson in with_solution:
+            findings += starter_messages(build_dir, answers_root, lesson)
+    pages = sorted({p for pattern in COURSE_PAGES for p in view_root.glob(pattern) if p.is_file()})
+    for lesson in with_solution:
+        findings += answers_in_view(view_root, answers_root, lesson, used, pages, view_root)
+    if bank_map is None:
+        notes.append("bank-map commands and pictures: not checked (no --bank-map)")
+    if build_dir is None:
+        notes.append("the starter's failure messages: not checked (no --build-dir)")
+    checked = {x.number for x in with_solution}
+    for e in EXCEPTIONS:
+        if e.lesson in checked and e not in used:
+            findings.append(Finding(Path(__file__).resolve().relative_to(ROOT).as_posix(), 0,
+                                    f"the exception for lesson {e.lesson} {e.file} ({e.where}, "
+                                    f"{e.origin}) matches nothing any more: remove it"))
+    return findings, notes
+
+
+def list_units(answers_root: Path, numbers: Sequence[str]) -> int:
+    for lesson in find_lessons(answers_root):
+        if numbers and lesson.number not in numbers:
+            continue
+        for solution, unit in lesson_units(answers_root, lesson):
+            print(f"{solution.relative_to(answers_root).as_posix()}:{unit.line}: {unit.kind} of "
+                  f"{unit.origin}: {unit.text}")
+    return 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--root", type=Path, default=ROOT,
+                    help="the course, with its solutions/ (default: this one)")
+    ap.add_argument("--view", type=Path, default=None,
+                    help="the tree the student reads (default: --root); e.g. a student repository "
+                         "made by make_student_repo.py")
+    ap.add_argument("--lesson", type=lesson_number, action="append", default=[],
+                    help="only this lesson (repeatable)")
+    ap.add_argument("--units", action="store_true",
+                    help="list what counts as each lesson's answers, and stop")
+    ap.add_argument("--bank-map", type=Path, help="the bank-map program: also check the commands "
+                                                  "and pictures before 'What you should see'")
+    ap.add_argument("--cxx", default=None,
+                    help="with --bank-map: the C++ compiler for the prediction patterns, and its "
+                         "flags, as one string (default: $CXX or c++)")
+    ap.add_argument("--build-dir", type=Path,
+                    help="a build of the student tree: also read the starter's CPU test messages")
+    args = ap.parse_args(argv)
+
+    def run() -> int:
+        root = args.root.resolve()
+        if args.units:
+            return list_units(root, args.lesson)
+        if args.bank_map is not None and not args.bank_map.is_file():
+            raise CourseError(f"--bank-map {args.bank_map}: no such program")
+        compiler = args.cxx.split() if args.cxx else None
+        findings, notes = check((args.view or root).resolve(), root, args.lesson, args.bank_map,
+                                args.build_dir, compiler)
+        for note in notes:
+            print(f"note: {note}")
+        for f in findings:
+            print(f)
+        if findings:
+            print(f"{len(findings)} finding{'s' if len(findings) != 1 else ''}: an answer, or "
+                  f"the way to it, in the student's view (docs/maintainers.md, 'Questions in "
+                  f"view, answers out of it')")
+            return 1
+        print("no answer in the student's view")
+        return 0
+
+    return run_main(PROG, run, error_status=2)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,22 @@
+"""What every check of this room reports: one Finding per thing refused or out of place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a check refuses, where it stands: the file (from the course's root, or as the
+    check names it), the line (0: the file as a whole), a sentence, and the rule it breaks (the
+    exercise policy's rules; the answers check has none)."""
+
+    path: str
+    line: int
+    message: str
+    rule: str = ""
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}:" if self.line else f"{self.path}:"
+        rule = f" [{self.rule}]" if self.rule else ""
+        return f"{where}{rule} {self.message}"

@@ -1,0 +1,385 @@
+"""The patterns a lesson's predictions ask about, and the bank maps its README shows before
+"What you should see": none of those may draw one of these.
+
+A prediction is a KIT_EXPECT_PREDICTION in the lesson's CPU tests; its model expression names
+the patterns it is about (`kit::wavefronts(lesson07::float4_stride_two_demo().access)`,
+`kit::model_ratio(a(), b())`, a helper of the test file such as `model(pattern)`). A small host
+program made from the test file — its includes (GoogleTest's aside), the helpers before its
+first TEST, and one line per pattern — prints each pattern's lane addresses; the C++ compiler
+builds it with the same include folders as the lesson's CPU tests. A README's `bank-map`
+commands (in code blocks or inline code), its `bank-conflicts` sweeps (every swept value), and
+its pictures (their docs/pictures.txt lines) before "## What you should see" run through
+`bank-map --json`. A drawn request that is a predicted pattern — the same width and active
+lanes, every address moved by one multiple of 4 bytes at most (a shift keeps every lane's bank
+distance, and so the cost) — is a finding. An ldmatrix pattern cannot be drawn by bank-map and
+is left out, said so in a note.
+
+Used by check_answers.py (--bank-map). Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from course.model.course_model import CourseError, Lesson
+from course.policy.answer_units import first_line_of, sections
+from course.policy.check_predictions import MACRO, TEST_OPEN, split_arguments
+from course.policy.findings import Finding
+
+WHAT_YOU_SHOULD_SEE = "What you should see"
+#: Calls whose arguments are the patterns (or accesses) a prediction is about.
+WRAPPERS = {"kit::wavefronts", "wavefronts", "kit::ldsm_wavefronts", "kit::model_ratio",
+            "model_ratio", "model", "cost"}
+PICTURES_MANIFEST = "docs/pictures.txt"
+COMPILE_TIMEOUT_S = 180
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One warp-wide request: its width, and the byte address of each active lane."""
+
+    width: int
+    lanes: Tuple[Tuple[int, int], ...]  # (lane, address), active lanes only
+
+    def shape(self) -> Optional[Tuple[int, Tuple[Tuple[int, int], ...]]]:
+        """The request with its lowest address moved to 0, or None when that is not a move by
+        a multiple of 4 bytes (a shift that would change the banks' pattern)."""
+        if not self.lanes:
+            return None
+        base = min(a for _, a in self.lanes)
+        step = max(4, self.width)
+        base -= base % step
+        return self.width, tuple((lane, a - base) for lane, a in self.lanes)
+
+
+@dataclass(frozen=True)
+class Predicted:
+    name: str  # kPredictedX
+    expression: str  # the pattern's C++ expression
+    drawn: Drawn
+
+
+# ------------------------------------------------------------------------------------------
+# The predictions' patterns
+# ------------------------------------------------------------------------------------------
+
+def _call(expr: str) -> Optional[Tuple[str, List[str]]]:
+    """(callee, arguments) when `expr` is one call as a whole, else None."""
+    expr = expr.strip()
+    m = re.match(r"^([A-Za-z_][\w:]*(?:<[^()]*>)?)\s*\(", expr)
+    if not m or not expr.endswith(")"):
+        return None
+    try:
+        args = split_arguments(expr, m.end() - 1)
+    except CourseError:
+        return None
+    # The parenthesis that closes the arguments must be the expression's last character.
+    depth, end = 0, -1
+    for i in range(m.end() - 1, len(expr)):
+        if expr[i] == "(":
+            depth += 1
+        elif expr[i] == ")":
+            depth -= 1
+            if depth == 0:
+                end = i
+                break
+    if end != len(expr) - 1:
+        return None
+    return m.group(1), [a for a in args if a]
+
+
+def pattern_expressions(model: str) -> List[str]:
+    """The pattern (or access) expressions of a prediction's model expression."""
+    call = _call(model)
+    if call is None or call[0] not in WRAPPERS:
+        return [model.strip()]
+    found = []
+    for arg in call[1]:
+        arg = re.sub(r"\.access\s*$", "", arg.strip())
+        if "SharedOp::" in arg:
+            continue
+        found += pattern_expressions(arg)
+    return found
+
+
+def predictions_of(test_source: str) -> List[Tuple[str, str]]:
+    """(prediction name, pattern expression) for every pattern of every KIT_EXPECT_PREDICTION."""
+    found = []
+    for call in re.finditer(r"\b" + MACRO + r"\s*\(", test_source):
+        args = split_arguments(test_source, call.end() - 1)
+        if len(args) != 3:
+            raise CourseError(f"{MACRO} takes 3 arguments: {test_source[call.start():][:80]}")
+        name = args[0].split("::")[-1].strip()
+        for expr in pattern_expressions(args[1]):
+            found.append((name, expr))
+    return found
+
+
+def _prelude(test_source: str) -> Tuple[List[str], str]:
+    """(the test file's #include lines but GoogleTest's, the text between its anonymous
+    namespace and its first TEST: helpers, using-declarations)."""
+    includes = [line for line in test_source.splitlines()
+                if line.startswith("#include") and "gtest" not in line
+                and "kit/prediction.hpp" not in line]
+    first_test = TEST_OPEN.search(test_source)
+    start = test_source.find("namespace {")
+    helpers = ""
+    if first_test and 0 <= start < first_test.start():
+        helpers = test_source[start + len("namespace {"):first_test.start()]
+    return includes, helpers
+
+
+PROGRAM = """\
+// Generated by tools/course/prediction_patterns.py: the patterns of {test}.
+#include <cstdio>
+#include <type_traits>
+{includes}
+#include "kit/bank_model.hpp"
+#include "kit/pattern.hpp"
+
+namespace {{
+{helpers}
+
+void print_access(int index, const kit::WarpAccess& a) {{
+  std::printf("%d %d %u", index, a.width, a.mask);
+  for (int lane = 0; lane < kit::kWarpSize; ++lane) {{
+    std::printf(" %u", a.address[lane]);
+  }}
+  std::printf("\\n");
+}}
+
+template <class T>
+void print_pattern(int index, const T& value) {{
+  if constexpr (std::is_same_v<T, kit::Pattern>) {{
+    print_access(index, value.access);
+  }} else if constexpr (std::is_same_v<T, kit::WarpAccess>) {{
+    print_access(index, value);
+  }} else {{
+    std::printf("%d unsupported\\n", index);
+  }}
+}}
+
+}} // namespace
+
+int main() {{
+{lines}
+  return 0;
+}}
+"""
+
+
+def _compile_and_run(name: str, source: str, flags: List[str], compiler: List[str]) -> str:
+    with tempfile.TemporaryDirectory(prefix="course-patterns-") as tmp:
+        cpp = Path(tmp) / "patterns.cpp"
+        exe = Path(tmp) / "patterns"
+        cpp.write_text(source)
+        try:
+            built = subprocess.run([*compiler, "-std=c++17", "-w", *flags, str(cpp), "-o", str(exe)],
+                                   capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
+        except FileNotFoundError:
+            raise CourseError(f"{compiler[0]}: no such compiler (give --cxx)") from None
+        if built.returncode != 0:
+            first = next((line for line in built.stderr.splitlines() if "error" in line),
+                         built.stderr.strip()[-300:])
+            raise CourseError(f"the patterns' program made from {name} does not compile: {first}")
+        run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+        if run.returncode != 0:
+            raise CourseError(f"the patterns' program made from {name} failed: "
+                              f"{run.stderr.strip()}")
+        return run.stdout
+
+
+def include_flags(course: Path, lesson: Lesson) -> List[str]:
+    """The CPU tests' include folders: the lesson's tests, its starter folder, the kit, CUDA's
+    headers (the lessons' headers declare CUDA types)."""
+    flags = [f"-I{course / 'tests' / lesson.folder}", f"-I{course / 'lessons' / lesson.folder}",
+             f"-I{course / 'common' / 'include'}", f"-I{course / 'families'}"]
+    for cuda in (os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"):
+        if cuda and (Path(cuda) / "include" / "cuda_runtime_api.h").is_file():
+            flags.append(f"-isystem{Path(cuda) / 'include'}")
+            break
+    return flags
+
+
+def predicted_patterns(course: Path, lesson: Lesson,
+                       compiler: Optional[List[str]] = None) -> Tuple[List[Predicted], List[str]]:
+    """(the lesson's predicted patterns, notes on what could not be drawn)."""
+    compiler = compiler or [os.environ.get("CXX") or "c++"]
+    found: List[Predicted] = []
+    notes: List[str] = []
+    # Predict's predictions: the lesson's prediction tests (other tests hold findings too).
+    for test in sorted((course / "tests" / lesson.folder).glob("cpu_*predictions*_test.cpp")):
+        source = test.read_text(encoding="utf-8")
+        pairs = predictions_of(source)
+        if not pairs:
+            continue
+        includes, helpers = _prelude(source)
+        namespace = f"using namespace lesson{lesson.number};"
+        lines = "\n".join(f"  {{ {namespace} print_pattern({i}, {expr}); }}"
+                          for i, (_, expr) in enumerate(pairs))
+        program = PROGRAM.format(test=test.name, includes="\n".join(includes), helpers=helpers,
+                                 lines=lines)
+        output = _compile_and_run(f"{lesson.folder}/{test.name}", program,
+                                  include_flags(course, lesson), compiler)
+        for line in output.splitlines():
+            fields = line.split()
+            index = int(fields[0])
+            name, expr = pairs[index]
+            if fields[1] == "unsupported":
+                notes.append(f"lesson {lesson.number}: {name} ({expr}) is not a pattern bank-map "
+                             f"draws; not compared")
+                continue
+            width, mask = int(fields[1]), int(fields[2])
+            addresses = [int(a) for a in fields[3:]]
+            lanes = tuple((lane, a) for lane, a in enumerate(addresses) if (mask >> lane) & 1)
+            found.append(Predicted(name, expr, Drawn(width, lanes)))
+    return found, notes
+
+
+# ------------------------------------------------------------------------------------------
+# What the README draws before "What you should see"
+# ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Shown:
+    line: int
+    what: str  # the command or picture, as the README has it
+    args: Tuple[str, ...]  # bank-map's arguments
+
+
+def _tool_args(command: str, tool: str) -> Optional[List[str]]:
+    """The arguments of a `bank-map` or `bank-conflicts` command line, or None."""
+    command = command.split(" #", 1)[0]
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    for i, w in enumerate(words):
+        if w == tool or w.endswith("/" + tool):
+            return words[i + 1:]
+    return None
+
+
+def _sweep(args: List[str]) -> List[List[str]]:
+    """bank-map arguments for each swept value of a bank-conflicts command."""
+    opts: Dict[str, str] = {}
+    i = 0
+    while i < len(args):
+        if args[i].startswith("--") and i + 1 < len(args) and not args[i + 1].startswith("--"):
+            opts[args[i]] = args[i + 1]
+            i += 2
+        else:
+            i += 1
+    m = re.fullmatch(r"(\d+):(\d+)", opts.get("--sweep", ""))
+    if not m:
+        return []
+    base = ["--type", opts["--type"]] if "--type" in opts else []
+    if "--width" in opts:
+        base = ["--width", opts["--width"]]
+    out = []
+    for s in range(int(m.group(1)), int(m.group(2)) + 1):
+        if "--index" in opts:
+            expr = re.sub(r"(?<![A-Za-z0-9_])s(?![A-Za-z0-9_])", f"({s})", opts["--index"])
+            out.append(base + ["--index", expr])
+        else:
+            out.append(base + ["--stride", str(s)])
+    return out
+
+
+def shown_before_answers(readme_text: str, pictures: Dict[str, List[str]],
+                         readme_dir: str) -> List[Shown]:
+    """The bank maps a README shows or has the student run before 'What you should see'."""
+    heads = sections(readme_text)
+    stop = first_line_of(heads, WHAT_YOU_SHOULD_SEE) or len(readme_text.splitlines()) + 1
+    shown: List[Shown] = []
+    fence = False
+    for number, line in enumerate(readme_text.splitlines()[:stop - 1], 1):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+            continue
+        commands = [line] if fence else re.findall(r"`([^`]*\bbank-(?:map|conflicts)\b[^`]*)`", line)
+        for command in commands:
+            args = _tool_args(command, "bank-map")
+            if args is not None and args:
+                shown.append(Shown(number, command.strip(), tuple(args)))
+                continue
+            args = _tool_args(command, "bank-conflicts")
+            if args:
+                for swept in _sweep(args):
+                    shown.append(Shown(number, command.strip(), tuple(swept)))
+        if not fence:
+            for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", line):
+                path = os.path.normpath(os.path.join(readme_dir, target)).replace(os.sep, "/")
+                if path in pictures:
+                    shown.append(Shown(number, f"picture {target}", tuple(pictures[path])))
+    return shown
+
+
+def manifest_pictures(course: Path) -> Dict[str, List[str]]:
+    """docs/pictures.txt: picture path -> bank-map arguments (charts left out)."""
+    out = {}
+    path = course / PICTURES_MANIFEST
+    if not path.is_file():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        words = shlex.split(line)
+        if len(words) < 2 or words[1] == "chart":
+            continue
+        args, i = [], 1
+        while i < len(words):
+            if words[i] == "--title":
+                i += 2  # the title is not the request
+                continue
+            args.append(words[i])
+            i += 1
+        out[words[0]] = args
+    return out
+
+
+def draw(bank_map: Path, args: Sequence[str]) -> Optional[Drawn]:
+    """The request bank-map draws for `args` (None when bank-map refuses them)."""
+    proc = subprocess.run([str(bank_map), *args, "--json"], capture_output=True, text=True,
+                          timeout=60)
+    if proc.returncode != 0:
+        return None
+    data = json.loads(proc.stdout)
+    lanes = tuple((d["lane"], d["offset"]) for d in data["lanes"] if d.get("active", True))
+    return Drawn(int(data["width"]), lanes)
+
+
+def check_lesson(view_root: Path, course: Path, lesson: Lesson, bank_map: Path,
+                 compiler: Optional[List[str]] = None):
+    """(findings, notes) for one lesson."""
+    readme = view_root / "lessons" / lesson.folder / "README.md"
+    if not readme.is_file():
+        return [], []
+    predicted, notes = predicted_patterns(course, lesson, compiler)
+    if not predicted:
+        return [], notes
+    by_shape: Dict[object, List[Predicted]] = {}
+    for p in predicted:
+        by_shape.setdefault(p.drawn.shape(), []).append(p)
+    findings = []
+    rel = f"lessons/{lesson.folder}/README.md"
+    for shown in shown_before_answers(readme.read_text(encoding="utf-8"),
+                                      manifest_pictures(view_root), f"lessons/{lesson.folder}"):
+        drawn = draw(bank_map, shown.args)
+        if drawn is None:
+            findings.append(Finding(rel, shown.line, f"`{shown.what}`: bank-map refuses "
+                                                     f"{' '.join(shown.args)}"))
+            continue
+        for p in by_shape.get(drawn.shape(), []):
+            findings.append(Finding(rel, shown.line,
+                                    f"`{shown.what}` draws the pattern {p.name} asks about "
+                                    f"({p.expression}) before '{WHAT_YOU_SHOULD_SEE}'"))
+    return findings, notes

@@ -1,0 +1,219 @@
+"""The student's loop on one lesson: build its targets, run its tests, print the verdict
+(`course.py test NN`), and do that again whenever its files change (`course.py watch NN`).
+
+`--cpu` builds only the lesson's CPU test programs (`lessonNN-cpu`: the host compiler, seconds)
+and runs its CPU tests; the verdict then says the GPU part was not run, never that the lesson is
+done. Once every CPU test of the lesson passes, the verdict says where the lesson's answers are
+(answers.py): the student has committed to theirs by then."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import select
+import sys
+import time
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from course.model import answers
+from course.model.cli import make_dir
+from course.model.course_model import Build, CourseError, Lesson, SANITIZE_LABEL
+from course.model.ctest_results import ResultError, list_tests, read_junit, run_ctest
+from course.model.starters import Starters
+from course.student import progress_cache, progress_report as report
+
+
+def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
+               watching: bool = False) -> bool:
+    """Builds the lesson (or its CPU part), runs its student tests and prints the verdict.
+    True when it built and no test failed (a skipped test is not a failure)."""
+    target = lesson.cpu_target if cpu_only else lesson.label
+    print(f"\n=== lesson {lesson.number} ({lesson.title}): building {target} "
+          f"({datetime.datetime.now():%H:%M:%S}) ===", flush=True)
+    if build.build_target(target, jobs, capture=False).returncode != 0:
+        then = " and save" if watching else ""
+        print(f"\nLesson {lesson.number} does not build: fix the error above{then}.", flush=True)
+        return False
+    junit = make_dir(build.state_dir) / f"test-{lesson.label}.xml"
+    labels = [f"^{lesson.label}$", "^student$"] + (["^cpu$"] if cpu_only else [])
+    # The sanitizer runs are slow: grading and `ctest -L sanitize` run them, the loop does not.
+    run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False,
+              extra=["-LE", f"^{SANITIZE_LABEL}$"])
+    try:
+        results = read_junit(junit)
+        tests = list_tests(build.dir)
+    except ResultError as e:
+        print(f"course: {e}", flush=True)
+        return False
+    if cpu_only:
+        gpu = {name for name, t in tests.items() if "gpu" in t.labels}
+        tests = {name: t for name, t in tests.items() if name not in gpu}
+        results = {name: r for name, r in results.items()
+                   if name not in gpu and "gpu" not in r.labels}
+    progress_cache.keep_lesson(build.state_dir, lesson, tests, results,
+                               ("cpu",) if cpu_only else ("cpu", "gpu"), [SANITIZE_LABEL])
+    p = report.summarize([lesson], tests, results)[0]
+    print_verdict(p, cpu_only, shown_path(build.dir, build.source_dir))
+    # Files the grader would refuse unlock no answers: their tests passing proves nothing.
+    refused = policy_findings(build, lesson)
+    if p.cpu_done and not refused:
+        try:
+            opened = open_answers(build, [p], one_lesson=True)
+        except CourseError as e:
+            opened = f"course: {e}"
+        if opened:
+            print(opened, flush=True)
+    return p.counted and not p.failing and not refused
+
+
+def policy_findings(build: Build, lesson: Lesson) -> List[str]:
+    """The exercise-file policy on the lesson's files, as the grader will hold them to it:
+    printed here, so that a student learns of it now and not at grading."""
+    try:
+        from course.policy import exercise_policy
+        try:
+            starters = {p.name: data for p, data in Starters(build.source_dir, lesson, None).files.items()}
+        except CourseError:
+            starters = None  # no git history: the files on disk stand for the starter
+        files = {p.name: p.read_bytes() for p in lesson.student_files()}
+        findings = [str(f) for f in exercise_policy.check_lesson(
+            build.source_dir, lesson, files, starters, None, build.state_dir)]
+    except CourseError as e:
+        print(f"(The exercise policy was not checked here: {e}.)", flush=True)
+        return []
+    if findings:
+        print(f"\nThe exercise policy refuses your files: at grading, lesson {lesson.number} would "
+              f"be graded as its starter. Fix these:", flush=True)
+        for line in findings[:10]:
+            print(f"  {line}", flush=True)
+        if len(findings) > 10:
+            print(f"  ... and {len(findings) - 10} more", flush=True)
+    return findings
+
+
+def shown_path(path: Path, source_dir: Path) -> str:
+    """A path as the student types it: from the course's root where it is inside, else whole."""
+    try:
+        return Path(path).resolve().relative_to(Path(source_dir).resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def open_answers(build: Build, done: List[report.LessonProgress], one_lesson: bool = False) -> str:
+    """Shows the answers of lessons whose CPU part passes (answers.reveal); the line that says
+    where they are (one_lesson: as a lesson's verdict says it), or '' when the course has none
+    for them."""
+    opened = []
+    for p in done:
+        path = answers.reveal(build.source_dir, p.lesson)
+        if path is not None:
+            opened.append((p.lesson.number, shown_path(path, build.source_dir)))
+    if not opened:
+        return ""
+    if one_lesson and len(opened) == 1:
+        number, path = opened[0]
+        return f"The reasoning behind lesson {number}'s answers: {path}"
+    numbers = ", ".join(n for n, _ in opened)
+    unpacked = str(answers.UNPACKED)
+    where = (unpacked + "/" if all(path.startswith(unpacked) for _, path in opened)
+             else ", ".join(path for _, path in opened))
+    return f"Answers of the lessons whose CPU part passes ({numbers}): {where}"
+
+
+def print_verdict(p: report.LessonProgress, cpu_only: bool, build_dir: str = "build/student") -> None:
+    table = report.Table([p], build_dir)
+    number = p.lesson.number
+    if cpu_only:
+        print(f"\nLesson {number}, CPU part: {table.cpu_cell(p)} passed; the GPU tests were not "
+              f"run (--cpu).", flush=True)
+        if p.counted and not p.failing and p.cpu_total:
+            print(f"The CPU part passes. `python3 tools/course/course.py test {number}` builds "
+                  f"the kernel and checks it on a GPU.", flush=True)
+    else:
+        print(f"\n{report.verdict(p, table)}", flush=True)
+        for i, reason in enumerate(table.reasons):
+            print(f"[{i + 1}] {reason}")
+    if p.failing:
+        more = f" and {len(p.failing) - 1} more" if len(p.failing) > 1 else ""
+        print(f"Failing: {p.failing[0]}{more}.", flush=True)
+
+
+def snapshot(paths: List[Path]) -> Dict[str, tuple]:
+    """(modification time, size) of every file under the watched folders."""
+    seen = {}
+    for root in paths:
+        if not root.exists():
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+            for name in filenames:
+                if name.startswith(".") or name.endswith("~"):
+                    continue
+                p = os.path.join(dirpath, name)
+                try:
+                    st = os.stat(p)
+                except OSError:
+                    continue
+                seen[p] = (st.st_mtime_ns, st.st_size)
+    return seen
+
+
+def wait_for_key(timeout: float) -> Optional[str]:
+    """A line typed on stdin within `timeout` seconds; '' at end of input; None if none came."""
+    try:
+        ready, _, _ = select.select([sys.stdin], [], [], timeout)
+    except (OSError, ValueError):
+        time.sleep(timeout)
+        return None
+    if not ready:
+        return None
+    line = sys.stdin.readline()
+    return line if line else ""
+
+
+def changed_files(before: Dict[str, tuple], now: Dict[str, tuple], source_dir: Path) -> str:
+    changed = sorted(p for p in set(now) | set(before) if now.get(p) != before.get(p))
+    names = ", ".join(os.path.relpath(p, str(source_dir)) for p in changed[:3])
+    return names + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+
+
+def watch(build: Build, lesson: Lesson, jobs: int, cpu_only: bool, interval: float,
+          manual: bool) -> int:
+    """Reruns the lesson whenever its files change (or, manual, on Enter); q then Enter stops."""
+    watched = [lesson.dir, build.source_dir / "tests" / lesson.folder]
+
+    def rerun() -> Dict[str, tuple]:
+        run_lesson(build, lesson, jobs, cpu_only, watching=True)
+        return snapshot(watched)
+
+    before = rerun()
+    if manual:
+        print(f"\nManual mode: press Enter to rebuild and rerun lesson {lesson.number}, "
+              f"q then Enter to stop.", flush=True)
+    else:
+        print(f"\nWatching {lesson.rel_dir}/ and tests/{lesson.folder}/ for changes "
+              f"(Enter: run now, q then Enter: stop).", flush=True)
+    stdin_open = True
+    try:
+        while True:
+            key = wait_for_key(interval) if stdin_open else (time.sleep(interval) or None)
+            if key == "":  # end of input
+                if manual:
+                    return 0
+                stdin_open = False
+            elif key is not None:
+                if key.strip().lower() in ("q", "quit", "exit"):
+                    return 0
+                before = rerun()
+                continue
+            if manual:
+                continue
+            now = snapshot(watched)
+            if now != before:
+                print(f"\nChanged: {changed_files(before, now, build.source_dir)}", flush=True)
+                time.sleep(min(0.3, interval))  # let the editor finish writing
+                before = rerun()
+    except KeyboardInterrupt:
+        print()
+        return 0

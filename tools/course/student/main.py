@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""The course's command-line tool for students.
+
+  progress        build each lesson, run its tests: the table, the status, what to do next
+  test NN         build lesson NN, run its tests, print the verdict (--cpu: the CPU part only)
+  hint NN         the next of lesson NN's graded hints (its hints.md), one at a time
+  watch [NN]      `test NN` again whenever the lesson's files change
+  reset NN        put lesson NN's starter files back as shipped (asks first)
+
+Examples:
+  python3 tools/course/course.py progress
+  python3 tools/course/course.py test 03 --cpu
+  python3 tools/course/course.py hint 03
+  python3 tools/course/course.py watch 03
+  python3 tools/course/course.py reset 03
+
+A lesson is done when its GPU exercise tests passed; without a GPU its CPU part can pass, but
+its kernel is not checked and it is not finished. Once every CPU test of a lesson passes, `test`
+and `progress` say where the reasoning behind its answers is (tools/course/answers.py). The build folder is build/student (the
+`student` preset's) unless --build-dir says otherwise. The hints seen so far and the copies
+`reset` keeps live in .course/ at the course's root, outside build/. Exit status: 0 when the
+command did its job (progress exits 0 whatever the lessons' status; test exits 1 when a test
+failed or the lesson does not build), 1 when it could not, 2 for bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+from course.model.cli import (Parser, jobs_option, lesson_number, make_dir, run_main, seconds,
+                              text_output_that_never_fails, write_text_atomic)
+from course.model.course_model import (Build, CourseError, Lesson, LessonBuild, ROOT,
+                                       SANITIZE_LABEL, build_status_json, default_build_dir,
+                                       lesson_by_number, read_build_status, state_dir)
+from course.model.ctest_results import (ResultError, TestInfo, TestResult, list_tests, read_junit,
+                                        run_ctest)
+from course.model.starters import Starters
+from course.student import lesson_loop, progress_cache, progress_report as report
+
+PROG = "course"
+
+
+# ------------------------------------------------------------------------------------------
+# The student's state: <course>/.course/state.json
+# ------------------------------------------------------------------------------------------
+
+def load_state(build: Build) -> dict:
+    try:
+        data = json.loads((state_dir(build.source_dir) / "state.json").read_text())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def save_state(build: Build, state: dict) -> None:
+    write_text_atomic(state_dir(build.source_dir) / "state.json",
+                      json.dumps(state, indent=2, sort_keys=True) + "\n")
+
+
+# ------------------------------------------------------------------------------------------
+# progress
+# ------------------------------------------------------------------------------------------
+
+def build_lessons(build: Build, lessons: List[Lesson], jobs: int,
+                  cpu_only: bool) -> Dict[str, LessonBuild]:
+    """Builds the lessons (cpu_only: their CPU test programs); records how each went."""
+    builds = build.build_lessons(lessons, jobs, cpu_only=cpu_only)
+    status = {}
+    try:
+        status = read_build_status(build.status_path)
+    except CourseError:
+        pass
+    status.update(builds)
+    write_text_atomic(build.status_path, build_status_json(status))
+    return builds
+
+
+def wants_gpu(build: Build, lesson: Lesson, tests: Dict[str, TestInfo],
+              cpu: report.LessonProgress) -> bool:
+    """Whether progress builds a lesson's GPU test programs: once its CPU tests pass (its kernel
+    is worth checking), or when they are built already (kept current)."""
+    if cpu.cpu_done or cpu.cpu_total == 0:
+        return True
+    # The sanitizer runs' command is python: only the GPU test program itself says it is built.
+    mine = progress_cache.lesson_tests(lesson, tests, leave_out=[SANITIZE_LABEL])
+    return any(t.built is True and "gpu" in t.labels for t in mine.values())
+
+
+def run_tests(build: Build, lessons: List[Lesson], kind: str, jobs: int, rerun: bool,
+              store: progress_cache.ResultStore
+              ) -> Tuple[Dict[str, TestInfo], Dict[str, TestResult], Dict[str, str]]:
+    """Runs the student tests of one kind ('cpu' or 'gpu') of the lessons, except the sanitizer
+    runs (slow; grading and `ctest -L sanitize` run them), and except lessons whose results can
+    be shown again (progress_cache). Returns (every registered test, the results, {label: when
+    the reused results were taken})."""
+    tests = list_tests(build.dir)
+    plans = progress_cache.plan(lessons, tests, kind, store, progress_cache.machine_key,
+                                leave_out=[SANITIZE_LABEL])
+    results: Dict[str, TestResult] = {}
+    taken = {}
+    to_run = []
+    for p in plans:
+        if p.reused and not rerun:
+            taken[p.lesson.label], kept = p.reused
+            results.update(kept)
+        else:
+            to_run.append(p)
+    if to_run:
+        junit = make_dir(build.state_dir) / f"progress-{kind}.xml"
+        names = ", ".join(p.lesson.number for p in to_run)
+        print(f"Running the {kind.upper()} tests of lesson(s) {names} "
+              f"(ctest --test-dir {build.dir} -L student -L {kind}) ...", flush=True)
+        lesson_regex = "^(" + "|".join(p.lesson.label for p in to_run) + ")$"
+        run_ctest(build.dir, junit, ["^student$", lesson_regex, f"^{kind}$"], jobs=jobs,
+                  extra=["-LE", f"^{SANITIZE_LABEL}$"])
+        ran = read_junit(junit)
+        results.update(ran)
+        for p in to_run:
+            store.keep(p.entry, p.key, {n: r for n, r in ran.items() if n in p.tests})
+    return tests, results, taken
+
+
+def cmd_progress(args) -> int:
+    build = Build(args.build_dir, args.source_dir)
+    build.require_configured()
+    lessons = build.lessons()
+    known = [lesson for lesson in lessons if build.knows(lesson)]
+    builds: Dict[str, LessonBuild] = {}
+    taken: Dict[str, str] = {}
+    try:
+        if args.junit is not None:
+            tests = list_tests(build.dir)
+            results = read_junit(args.junit)
+        else:
+            results, tests, taken, builds = progress_run(build, known, args)
+    except ResultError as e:
+        raise CourseError(str(e)) from None
+
+    progress = report.summarize(lessons, tests, results, builds=builds,
+                                on_demand=build.gpu_programs)
+    print()
+    print(report.Table(progress, lesson_loop.shown_path(build.dir, build.source_dir)).render())
+    measured = report.render_measurements(progress)
+    if measured:
+        print()
+        print("\n".join(measured))
+    if taken:
+        print()
+        print(report.reused_note(progress, taken))
+    print()
+    print("\n".join(report.next_step(progress, build.dir, build.source_dir)))
+    opened = lesson_loop.open_answers(build, [p for p in progress if p.cpu_done])
+    if opened:
+        print(opened)
+    if args.no_build:
+        print("Not rebuilt (--no-build): these results are from the last build, which may be "
+              "older than your sources.")
+    remember(build, progress)
+    return 0
+
+
+def progress_run(build: Build, lessons: List[Lesson], args):
+    """Builds and tests for the progress table: the CPU part of every lesson, then the GPU part
+    of the lessons that want it (wants_gpu; every lesson's where this build makes no GPU
+    programs: its GPU tests then report Skipped). Returns (results, tests, {label: when reused
+    results were taken}, {label: this run's build})."""
+    store = progress_cache.ResultStore(build.state_dir)
+    on_demand = build.gpu_programs
+    builds: Dict[str, LessonBuild] = {}
+    if not args.no_build:
+        print(f"Building the lessons (cmake --build {build.dir} --target lessonNN"
+              f"{'-cpu' if on_demand else ''}):", flush=True)
+        builds = build_lessons(build, lessons, args.jobs, cpu_only=on_demand)
+    built = [lesson for lesson in lessons if not builds.get(lesson.label, LessonBuild("")).failed]
+    tests, results, taken = run_tests(build, built, "cpu", args.jobs, args.rerun, store)
+    if on_demand:
+        cpu = {p.lesson.label: p for p in report.summarize(built, tests, results)}
+        gpu_lessons = [lesson for lesson in built
+                       if wants_gpu(build, lesson, tests, cpu[lesson.label])]
+        if gpu_lessons and not args.no_build:
+            print(f"Building the GPU tests of lesson(s) "
+                  f"{', '.join(lesson.number for lesson in gpu_lessons)} (their CPU tests pass, "
+                  f"or they were built before):", flush=True)
+            gpu_builds = build_lessons(build, gpu_lessons, args.jobs, cpu_only=False)
+            builds.update(gpu_builds)
+            gpu_lessons = [lesson for lesson in gpu_lessons if not gpu_builds[lesson.label].failed]
+    else:
+        gpu_lessons = built
+    tests, gpu_results, gpu_taken = run_tests(build, gpu_lessons, "gpu", args.jobs, args.rerun,
+                                              store)
+    results.update(gpu_results)
+    for label, when in gpu_taken.items():
+        taken[label] = min(when, taken.get(label, when))
+    store.save()
+    return results, tests, taken, builds
+
+
+def remember(build: Build, progress: List[report.LessonProgress]) -> None:
+    """The next lesson and each lesson's status, for `watch` without a lesson number."""
+    nxt = report.next_lesson(progress)
+    state = load_state(build)
+    state["next_lesson"] = nxt.lesson.number if nxt else None
+    state["last_progress"] = {p.lesson.number: p.status for p in progress}
+    try:
+        save_state(build, state)
+    except CourseError:
+        pass  # the table is what matters; the state is a convenience for `watch`
+
+
+# ------------------------------------------------------------------------------------------
+# hint
+# ------------------------------------------------------------------------------------------
+
+def cmd_hint(args) -> int:
+    build = Build(args.build_dir, args.source_dir)
+    lesson = lesson_by_number(build.lessons(), args.lesson)
+    hints = lesson.hints()
+    state = load_state(build)
+    shown_all: Dict[str, int] = state.setdefault("hints_shown", {})
+    shown = min(int(shown_all.get(lesson.number, 0) or 0), len(hints))
+    hint_cmd = f"python3 tools/course/course.py hint {lesson.number}"
+
+    if args.reset:
+        shown_all.pop(lesson.number, None)
+        save_state(build, state)
+        print(f"Lesson {lesson.number}: hints forgotten; the next one is hint 1 of {len(hints)}.")
+        return 0
+    if args.again:
+        if shown == 0:
+            print(f"Lesson {lesson.number}: no hint shown yet. Take the first with `{hint_cmd}`.")
+            return 0
+        for i in range(shown):
+            print(f"--- Lesson {lesson.number}, hint {i + 1} of {len(hints)} ---")
+            print(hints[i])
+            print()
+        return 0
+
+    index = min(shown, len(hints) - 1)
+    shown_all[lesson.number] = index + 1
+    save_state(build, state)  # before printing: a hint is counted once it is seen
+    print(f"--- Lesson {lesson.number} ({lesson.title}), hint {index + 1} of {len(hints)} ---")
+    print(hints[index])
+    print()
+    if index + 1 < len(hints):
+        print(f"Still stuck after trying it? `{hint_cmd}` gives hint {index + 2}.")
+    else:
+        print(f"That was the last hint: the idea itself. `{hint_cmd} --again` shows them all.")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+# test and watch
+# ------------------------------------------------------------------------------------------
+
+def cmd_test(args) -> int:
+    build = Build(args.build_dir, args.source_dir)
+    build.require_configured()
+    lesson = lesson_by_number(build.lessons(), args.lesson)
+    return 0 if lesson_loop.run_lesson(build, lesson, args.jobs, args.cpu) else 1
+
+
+def cmd_watch(args) -> int:
+    build = Build(args.build_dir, args.source_dir)
+    build.require_configured()
+    lessons = build.lessons()
+    if args.lesson is not None:
+        lesson = lesson_by_number(lessons, args.lesson)
+    else:
+        nxt = load_state(build).get("next_lesson")
+        lesson = next((x for x in lessons if x.number == nxt), None) or (lessons[0] if lessons else None)
+        if lesson is None:
+            raise CourseError("there are no lessons to watch")
+    if args.once:
+        lesson_loop.run_lesson(build, lesson, args.jobs, args.cpu, watching=True)
+        return 0
+    return lesson_loop.watch(build, lesson, args.jobs, args.cpu, args.interval, args.manual)
+
+
+# ------------------------------------------------------------------------------------------
+# reset
+# ------------------------------------------------------------------------------------------
+
+def cmd_reset(args) -> int:
+    build = Build(args.build_dir, args.source_dir)
+    lesson = lesson_by_number(build.lessons(), args.lesson)
+    starters = Starters(build.source_dir, lesson, args.from_ref)
+    changed = starters.changed()
+    if not changed:
+        names = ", ".join(p.name for p in sorted(starters.files))
+        print(f"Lesson {lesson.number}: {names} are already as shipped ({starters.source}); "
+              f"nothing to do.")
+        return 0
+    backup = starters.backup_dir()
+    listed = ", ".join(f"{lesson.rel_dir}/{p.name}" for p in changed)
+    if not args.yes:
+        print(f"This puts back the starter version of {listed}, from {starters.source}.")
+        print(f"Your current version is kept in {backup}.")
+        try:
+            answer = input("Reset these files? [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("Nothing changed.")
+            return 1
+    starters.restore(changed, backup)
+    print(f"Lesson {lesson.number}: restored {listed} from {starters.source}. "
+          f"Your previous version is in {backup}.")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+
+def make_parser() -> Parser:
+    ap = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    build_help = "the build folder (default: build/student)"
+    ap.add_argument("--build-dir", type=Path, default=None, help=build_help)
+    ap.add_argument("--source-dir", type=Path, default=None, help=argparse.SUPPRESS)
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def command(name: str, func, help_text: str) -> Parser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        # SUPPRESS: given after the command it is set; not given, the one before it stays.
+        p.add_argument("--build-dir", type=Path, default=argparse.SUPPRESS, help=build_help)
+        p.set_defaults(func=func)
+        return p
+
+    def lesson_arg(p: Parser, **kw) -> None:
+        p.add_argument("lesson", type=lesson_number, help="lesson number, e.g. 03", **kw)
+
+    def cpu_flag(p: Parser) -> None:
+        p.add_argument("--cpu", action="store_true",
+                       help="only the CPU part: build lessonNN-cpu (host compiler, seconds) and "
+                            "run the CPU tests")
+
+    p = command("progress", cmd_progress, "build each lesson, run its tests, print the table")
+    jobs_option(p)
+    p.add_argument("--no-build", action="store_true",
+                   help="do not build first: the results may be older than the sources")
+    p.add_argument("--junit", type=Path,
+                   help="read this JUnit report instead of building and running the tests")
+    p.add_argument("--rerun", action="store_true",
+                   help="run every test again, even of lessons whose test programs and files "
+                        "are unchanged since their last results")
+
+    p = command("test", cmd_test, "build a lesson, run its tests, print the verdict")
+    lesson_arg(p)
+    cpu_flag(p)
+    jobs_option(p)
+
+    p = command("hint", cmd_hint, "the next of a lesson's graded hints, one at a time")
+    lesson_arg(p)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--again", action="store_true", help="show the hints seen so far")
+    g.add_argument("--reset", action="store_true", help="forget which hints were shown")
+
+    p = command("watch", cmd_watch, "build and test a lesson again whenever its files change")
+    lesson_arg(p, nargs="?")
+    p.set_defaults(lesson=None)
+    cpu_flag(p)
+    p.add_argument("--manual", action="store_true",
+                   help="no change detection, Enter reruns (for file systems where changes are "
+                        "not seen, e.g. some network or VM shares)")
+    p.add_argument("--interval", type=seconds, default=1.0,
+                   help="seconds between looks for changes (default 1)")
+    p.add_argument("--once", action="store_true", help="build and test once, then stop")
+    jobs_option(p)
+
+    p = command("reset", cmd_reset, "put a lesson's starter files back as shipped (asks first)")
+    lesson_arg(p)
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask")
+    p.add_argument("--from", dest="from_ref", metavar="REF",
+                   help="restore from this tag or commit (default: the newest starters-vN tag)")
+    return ap
+
+
+def main(argv: List[str]) -> int:
+    text_output_that_never_fails()
+    args = make_parser().parse_args(argv)
+    args.source_dir = args.source_dir.resolve() if args.source_dir else None
+    if args.build_dir is None:
+        args.build_dir = default_build_dir(args.source_dir or ROOT)
+    return run_main(f"{PROG} {args.command}", lambda: args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
