@@ -17,7 +17,10 @@ numbers, `MIN_CHARS` characters), so that `}` or `return t;` never count, and on
 starter does not hold it already. A text (a README, a demo header, a picture) holds a unit where
 its tokens, comments and prose included, contain the unit's tokens in order.
 
-Standard library only; Python 3.8 or newer.
+C++ is read by the policy's lexer (cxx_tokens: libclang's): it tells code from comments, string
+literals and preprocessor lines. Prose (Markdown, a picture's captions, a comment's words, a
+program's output) is read with the standard library; both cut tokens alike (`_TOKEN`: `>>` is
+two `>`, `0x1F` is `0` and `x1F`), so a unit found in code is found in prose.
 """
 
 from __future__ import annotations
@@ -26,7 +29,10 @@ import bisect
 import difflib
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from course.policy.cxx_tokens import Tok, lex, split_directives
 
 #: A unit needs this many tokens, names or numbers among them, and characters (spaces left out).
 MIN_TOKENS = 3
@@ -38,7 +44,7 @@ _TOKEN = re.compile(r"""
   | (?P<line_comment>//[^\n]*)
   | (?P<block_comment>/\*.*?\*/)
   | (?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
-  | (?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[fFuUlL]*)
+  | (?P<number>(?:\d+(?:'\d+)*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[fFuUlL]*)
   | (?P<name>[A-Za-z_]\w*)
   | (?P<op>::|->|<<=|>>=|<=|>=|==|!=|&&|\|\||\+\+|--|\+=|-=|\*=|/=|%=|&=|\|=|\^=|<<
         |[][(){}<>;,.?:=+\-*/%&|^!~#])
@@ -103,45 +109,76 @@ def _drop_qualifiers(tokens: List[Token]) -> List[Token]:
     return out
 
 
-def code_tokens(text: str) -> List[Token]:
-    """The C++ tokens of a source file: no comments, no preprocessor lines, no qualifiers."""
-    lines = text.split("\n")
-    text = "\n".join("" if line.lstrip().startswith("#") else line for line in lines)
+#: The files read as C++ (by the lexer); any other text is prose.
+CXX_SUFFIXES = (".hpp", ".cuh", ".cu", ".cpp", ".h")
+
+
+def _pieces(text: str, line: int, prose: bool) -> List[Token]:
+    """The tokens of a fragment that starts on `line`, cut by `_TOKEN`. In prose, comments and
+    quoted text are prose too (their words count); in one C++ token, nothing is skipped but
+    spaces."""
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
     found = []
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
-        if kind in ("ws", "line_comment", "block_comment", "other"):
+        if kind in ("ws", "other"):
             continue
-        found.append(Token(m.group(), bisect.bisect_right(starts, m.start())))
+        here = line + bisect.bisect_right(starts, m.start()) - 1
+        if prose and kind in ("line_comment", "block_comment"):
+            body = m.group()[2:-2] if kind == "block_comment" else m.group()[2:]
+            found += _pieces(body, here, prose)
+        elif prose and kind == "string":  # prose inside quotes is prose
+            found += _pieces(m.group()[1:-1], here, prose)
+        else:
+            found.append(Token(m.group(), here))
+    return found
+
+
+def _cxx(text: str) -> List[Tok]:
+    """The lexer's tokens of a C++ text (cxx_tokens; raises LexerUnavailable)."""
+    return lex(text.encode("utf-8"), "view.hpp")
+
+
+def code_tokens(text: str) -> List[Token]:
+    """The C++ tokens of a source file: no comments, no preprocessor lines, no qualifiers."""
+    _directives, code = split_directives(_cxx(text))
+    found = []
+    for t in code:
+        found += _pieces(t.text, t.line, prose=False)
     return _drop_qualifiers(found)
 
 
 def text_tokens(text: str) -> List[Token]:
-    """The tokens of any text a student reads — C++ with its comments, Markdown prose, a
-    picture's captions — as the same tokenizer sees them. Backticks and Markdown emphasis on
-    names are dropped; qualifiers too."""
-    text = text.replace("`", " ").replace("**", " ")
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    """The tokens of prose a student reads — Markdown, a picture's captions, a program's output
+    — cut as the units are. Backticks and Markdown emphasis on names are dropped; qualifiers
+    too."""
+    return _drop_qualifiers(_pieces(_unmarked(text), 1, prose=True))
+
+
+def cxx_text_tokens(text: str) -> List[Token]:
+    """The tokens of a C++ file a student reads, its comments and string literals as prose."""
     found = []
-
-    def add(fragment: str, offset: int) -> None:
-        for m in _TOKEN.finditer(fragment):
-            kind = m.lastgroup
-            if kind in ("ws", "other"):
-                continue
-            if kind in ("line_comment", "block_comment"):
-                body_start = m.start() + 2
-                body = m.group()[2:-2] if kind == "block_comment" else m.group()[2:]
-                add(body, offset + body_start)
-                continue
-            if kind == "string":  # prose inside quotes is prose
-                add(m.group()[1:-1], offset + m.start() + 1)
-                continue
-            found.append(Token(m.group(), bisect.bisect_right(starts, offset + m.start())))
-
-    add(text, 0)
+    for t in _cxx(_unmarked(text)):
+        if t.kind == "comment":
+            body = t.text[2:-2] if t.text.startswith("/*") else t.text[2:]
+            found += _pieces(body, t.line, prose=True)
+        elif t.kind == "literal" and t.text[-1:] in ("\"", "'"):
+            quote = t.text.index(t.text[-1])
+            found += _pieces(t.text[:quote], t.line, prose=False)  # a prefix (u8, L)
+            found += _pieces(t.text[quote + 1:-1], t.line, prose=True)
+        else:
+            found += _pieces(t.text, t.line, prose=False)
     return _drop_qualifiers(found)
+
+
+def view_tokens(path: Path, text: str) -> List[Token]:
+    """The tokens of a file a student reads: C++ by the lexer, anything else as prose."""
+    return cxx_text_tokens(text) if path.suffix in CXX_SUFFIXES else text_tokens(text)
+
+
+def _unmarked(text: str) -> str:
+    """Markdown's code and emphasis marks on names dropped (`kPad`, **kPad**)."""
+    return text.replace("`", " ").replace("**", " ")
 
 
 # ------------------------------------------------------------------------------------------

@@ -1,10 +1,13 @@
-"""C++ source as the exercise-file policy reads it: libclang's lexer (its tokens only, never its
-parse: Debian's python3-clang is older than the CUDA headers), the preprocessor directives, the
-braces as a tree, and the names a file declares, read from the tokens alone. Standard library
-and libclang's Python bindings (python3-clang)."""
+"""C++ source as the course's checks read it, the one reader of C++ they share: libclang's lexer
+(its tokens only, never its parse: Debian's python3-clang is older than the CUDA headers), the
+preprocessor directives, the braces as a tree and the names a file declares (the exercise
+policy), the calls and tests of a test file (the prediction checks), read from the tokens alone;
+answer_units reads a C++ file's tokens from here too. Standard library and libclang's Python
+bindings (python3-clang)."""
 
 from __future__ import annotations
 
+import ast
 import bisect
 import hashlib
 import importlib
@@ -52,8 +55,9 @@ def load_lexer():
                     break
         if ci is None:
             raise LexerUnavailable(
-                "the exercise policy needs libclang's Python bindings: install python3-clang "
-                "(Debian, Ubuntu), or point COURSE_CLANG_BINDINGS at the folder holding clang/")
+                "the course reads C++ with libclang's lexer, and its Python bindings are missing: "
+                "install python3-clang (Debian, Ubuntu), or point COURSE_CLANG_BINDINGS at the "
+                "folder holding clang/")
     candidates = [os.environ["COURSE_LIBCLANG"]] if os.environ.get("COURSE_LIBCLANG") else []
     import glob
     for pattern in _LIBRARY_GLOBS:
@@ -70,8 +74,9 @@ def load_lexer():
             return ci
         except Exception as e:  # cindex raises its own LibclangError, or OSError
             errors.append(str(e).splitlines()[0] if str(e) else type(e).__name__)
-    raise LexerUnavailable("the exercise policy needs libclang (libclang1-14 or newer; "
-                            f"COURSE_LIBCLANG may name it): {errors[-1] if errors else 'not found'}")
+    raise LexerUnavailable("the course reads C++ with libclang's lexer: install libclang "
+                            "(libclang1-14 or newer; COURSE_LIBCLANG may name it): "
+                            f"{errors[-1] if errors else 'not found'}")
 
 
 def _bindings_from(folder: Path):
@@ -105,8 +110,18 @@ _KINDS = {"IDENTIFIER": "ident", "KEYWORD": "keyword", "PUNCTUATION": "punct",
           "LITERAL": "literal", "COMMENT": "comment"}
 
 
+_lex_memo: Dict[Tuple[str, str], List[Tok]] = {}
+
+
 def lex(data: bytes, name: str = "exercise.hpp") -> List[Tok]:
     """Every token of a C++ file, comments included, as libclang's lexer reads it (C++17)."""
+    key = (name, hashlib.sha256(data).hexdigest())
+    if key not in _lex_memo:
+        _lex_memo[key] = _lex(data, name)
+    return _lex_memo[key]
+
+
+def _lex(data: bytes, name: str) -> List[Tok]:
     ci = load_lexer()
     fake = "/course-policy/" + (name if name.endswith((".hpp", ".cpp", ".h")) else name + ".hpp")
     text = data.decode("utf-8")
@@ -571,3 +586,75 @@ def include_name(directive: Sequence[Tok]) -> Optional[str]:
         if all(a.end == b.start for a, b in zip(rest, rest[1:])):
             return "".join(t.text for t in inner)
     return None
+
+
+# ------------------------------------------------------------------------------------------
+# Calls and tests of a source (the prediction checks read test files with these)
+# ------------------------------------------------------------------------------------------
+
+class Source:
+    """A C++ text with its lexer tokens: the code tokens (no comments) and pieces of the text
+    by token."""
+
+    def __init__(self, text: str, name: str = "source.cpp"):
+        self.text = text
+        self.data = text.encode("utf-8")
+        self.toks = lex(self.data, name)
+        self.code = [t for t in self.toks if t.kind != "comment"]
+
+    def between(self, start: int, end: int) -> str:
+        """The text from byte offset `start` up to `end`."""
+        return self.data[start:end].decode("utf-8")
+
+    def calls(self, name: str, start: int = 0, end: Optional[int] = None) -> List[int]:
+        """The indices (in `code`) of the `(` of every call of `name` between two code indices."""
+        stop = len(self.code) - 1 if end is None else min(end, len(self.code) - 1)
+        return [k + 1 for k in range(start, stop)
+                if self.code[k].text == name and self.code[k].kind in ("ident", "keyword")
+                and self.code[k + 1].text == "("]
+
+    def arguments(self, open_index: int) -> Tuple[List[str], int]:
+        """(the top-level arguments, as text, of the call whose `(` is code[open_index]; the index
+        of its `)`). Commas inside parentheses, braces, brackets and template arguments (a `<`
+        right after a name) do not split. Raises Unbalanced."""
+        args: List[str] = []
+        stack: List[str] = []
+        begin = self.code[open_index].end
+        for k in range(open_index, len(self.code)):
+            t = self.code[k]
+            prev = self.code[k - 1] if k else None
+            if t.text in ("(", "[", "{") or (t.text == "<" and prev is not None
+                                             and prev.kind == "ident" and prev.end == t.start):
+                stack.append(t.text)
+            elif t.text in (")", "]", "}") or (t.text in (">", ">>") and stack and stack[-1] == "<"):
+                for _ in range(2 if t.text == ">>" and stack[-2:] == ["<", "<"] else 1):
+                    stack.pop()
+                if not stack:
+                    args.append(self.between(begin, t.start).strip())
+                    return args, k
+            elif t.text == "," and len(stack) == 1:
+                args.append(self.between(begin, t.start).strip())
+                begin = t.end
+        raise Unbalanced(self.code[open_index], "the call's parentheses do not close")
+
+    def tests(self) -> List[Tuple[str, str, int, int]]:
+        """(suite, name, code index of TEST, code index of the body's `{`) of every
+        `TEST(Suite, Name) {` / `TEST_F(...)` that opens a line."""
+        found = []
+        code = self.code
+        for k, t in enumerate(code):
+            if t.text not in ("TEST", "TEST_F") or (k and code[k - 1].end_line == t.line):
+                continue
+            words = [x.text for x in code[k + 1:k + 7]]
+            if len(words) == 6 and words[0] == "(" and words[2] == "," and words[4] == ")" \
+                    and words[5] == "{" and code[k + 2].kind == "ident" and code[k + 4].kind == "ident":
+                found.append((words[1], words[3], k, k + 6))
+        return found
+
+
+def string_literals_value(text: str) -> Optional[str]:
+    """The value of a text made of adjacent C string literals only (None otherwise)."""
+    toks = [t for t in lex(text.encode("utf-8"), "argument.cpp") if t.kind != "comment"]
+    if not toks or any(t.kind != "literal" or not t.text.startswith('"') for t in toks):
+        return None
+    return "".join(ast.literal_eval(t.text) for t in toks)

@@ -280,6 +280,17 @@ def failing_output(name: str, where: str = "/src/tests/01_no_conflict/cpu_exerci
             f"[  FAILED  ] {name} (0 ms)\n")
 
 
+def lexer_missing() -> str:
+    """'' where libclang's lexer (the one reader of C++ the checks use) loads here, else why
+    not: the tests that read C++ skip, and say so."""
+    from course.policy.cxx_tokens import LexerUnavailable, load_lexer
+    try:
+        load_lexer()
+        return ""
+    except LexerUnavailable as e:
+        return str(e)
+
+
 def have_yaml() -> bool:
     try:
         import yaml  # noqa: F401

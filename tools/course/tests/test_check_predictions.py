@@ -7,6 +7,7 @@ from __future__ import annotations
 import textwrap
 import unittest
 
+from course_testing import lexer_missing
 from course.policy.check_predictions import Prediction, judge_failure, predictions_in, split_by_test
 
 SOURCE = textwrap.dedent('''\
@@ -35,6 +36,7 @@ def run(test: str, body: str) -> str:
             "[==========] 1 test from 1 test suite ran. (0 ms total)\n")
 
 
+@unittest.skipIf(lexer_missing(), "the test files are read with libclang's lexer, missing here")
 class Sources(unittest.TestCase):
     def test_reads_the_constant_and_the_question_of_each_test(self):
         found = predictions_in(SOURCE)
