@@ -1,5 +1,5 @@
 """What the docs tools share: where things are in the repository, the lessons (from the course
-model, tools/course/course_model.py), the two manifests (docs/pictures.txt, docs/measured.txt)
+model, tools/course/model/course_model.py), the two manifests (docs/pictures.txt, docs/measured.txt)
 and a Markdown scanner that knows which text is code (links and markers inside code are left
 alone)."""
 

@@ -5,7 +5,7 @@
   headings in order: Goal, Background, Predict, Your task, Run the tests, Hints, What you
   should see;
 - its `## Hints` section holds no hint: it says how to take them one at a time
-  (`python3 tools/course/course.py hint NN`) and that they are in hints.md;
+  (`./course hint NN`) and that they are in hints.md;
 - hints.md beside it holds the graded hints, `## Hint 1` (a nudge) ... `## Hint N` (the idea),
   at least two, numbered in order.
 
@@ -53,7 +53,7 @@ def readme_problems(lesson, text: str) -> List[str]:
     hints = "\n".join(next((body for h, body in found if h == "Hints"), []))
     if re.search(r"^#{3,}\s|<details", hints, re.M):
         problems.append(f"{where}: '## Hints' holds hints; they belong in {HINTS_FILE}")
-    command = f"course.py hint {lesson.number}"
+    command = f"./course hint {lesson.number}"
     if "Hints" in headings and (command not in hints or HINTS_FILE not in hints):
         problems.append(f"{where}: '## Hints' should say how to take the hints one at a time "
                         f"(`python3 tools/course/{command}`) and that they are in {HINTS_FILE}")

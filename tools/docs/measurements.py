@@ -284,7 +284,7 @@ def main(argv=None) -> int:
     if report.cut_tests:
         print(f"measurements: warning: ctest cut the output of {len(report.cut_tests)} GPU "
               f"tests (first: {report.cut_tests[0]}): their later lines are missing. The "
-              "fail-first check keeps whole outputs (tools/course/fail_first.py); an older "
+              "fail-first check keeps whole outputs (tools/course/ci/fail_first.py); an older "
               "report does not", file=sys.stderr)
     if args.output == "-":
         sys.stdout.write(text)

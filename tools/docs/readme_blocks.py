@@ -13,7 +13,7 @@
 
     <!-- lesson-table -->                the course README's table of the lessons: number and
     ...                                  title from each lesson's README, what it teaches kept
-    <!-- /lesson-table -->               (tools/course/lesson_table.py)
+    <!-- /lesson-table -->               (tools/course/model/lesson_table.py)
 
     readme_blocks.py write     rewrite every block from its source
     readme_blocks.py check     fail, naming each stale block, if a write would change a file

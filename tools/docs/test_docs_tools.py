@@ -479,7 +479,7 @@ LESSON_README = """\
 ## Run the tests
 ## Hints
 
-Take them one at a time: `python3 tools/course/course.py hint 01` (they are in
+Take them one at a time: `./course hint 01` (they are in
 [hints.md](hints.md)).
 
 ## What you should see
@@ -506,7 +506,7 @@ class LessonPages(unittest.TestCase):
 
     def test_each_problem_is_named(self):
         self.repo.write("lessons/01_demo/README.md", LESSON_README.replace(
-            "## Predict\n", "").replace("`python3 tools/course/course.py hint 01`", "below")
+            "## Predict\n", "").replace("`./course hint 01`", "below")
             .replace("## What you should see", "### Hint 1\nthe answer\n\n## What you should see"))
         self.repo.write("lessons/02_next/hints.md", "## Hint 1\none\n## Hint 3\nthree\n")
         problems, old = lesson_pages.check(self.root)

@@ -14,7 +14,7 @@ docs/measurements/suite_times.csv (columns step,seconds,goal_seconds):
 
 The student steps run under `taskset -c <--student-cores>` (a laptop's two cores). Every step runs
 on its own copy of --source (its files, without build/), with ccache off. Each step's log, and
-the JUnit reports of the gpu-check and grade steps, go to --log-dir (tools/course/slowest_tests.py
+the JUnit reports of the gpu-check and grade steps, go to --log-dir (tools/course/ci/slowest_tests.py
 reads them). A step that fails is reported, its time not written, and the exit status is 1. Where
 --csv exists already, from the same device, the rows of the steps not measured now are kept
 (and a note says so): the steps can be timed in separate runs.
@@ -168,8 +168,8 @@ def grade_step(r: Runner, work: Path, wanted: List[str]) -> Dict[str, float]:
     root.mkdir(parents=True)
     source = copy_course(r.args.source, root / "source")
     git_repo(source)
-    tools = source / "tools" / "course"
-    r.run("grade-setup", [sys.executable, str(tools / "make_student_repo.py"), "--source",
+    bootstrap = source / "tools" / "course" / "bootstrap.py"
+    r.run("grade-setup", [sys.executable, str(bootstrap), "course.ci.make_student_repo", "--source",
                           str(source), "--out", str(root / "course")], root)
     student = root / "student"
     shutil.copytree(root / "course", student, ignore=shutil.ignore_patterns(".git"))

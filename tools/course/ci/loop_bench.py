@@ -12,9 +12,9 @@ Prints a Markdown table with the machine's cores and GPU. The copy lives in a te
 the ones the README teaches; --cpu-build and friends time other ones (an older checkout's, say).
 
 Examples:
-  python3 tools/course/loop_bench.py
-  taskset -c 0,1 python3 tools/course/loop_bench.py --lesson 05
-  python3 tools/course/loop_bench.py --dry-run
+  ./course-admin loop-bench
+  taskset -c 0,1 ./course-admin loop-bench --lesson 05
+  ./course-admin loop-bench --dry-run
 
 Exit status: 0 when every step ran, 1 when a step failed (its output is printed), 2 for bad
 usage.

@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """Makes the student-facing repository: the course at a commit, without the reference
-solutions and without what only the course's own CI needs, as a fresh git repository whose one
-commit is tagged starters-v1 (what `course.py reset` restores from).
+solutions and without what only the course's own CI and maintainers need, as a fresh git
+repository whose one commit is tagged starters-v1 (what `./course reset` restores from).
 
-  python3 tools/course/make_student_repo.py --out ../bank-conflicts-student
+  ./course-admin student-repo --out ../bank-conflicts-student
 
-Left out: solutions/, .ci/, .github/workflows/ci.yml, the presets and workflows that build the
-solutions (ci, solutions, gpu-check), the test that puts answers back into the lessons to
-check the answers check (tools/course/tests/test_check_answers.py), and the test that writes
-mistakes into the reference kernels (tools/course/tests/test_cpu_kernel_mistakes.py). Each lesson's answers
-(solutions/NN_topic/answers.md and its pictures) travel packed in tools/course/answers.pack,
-which course.py opens for a lesson once its CPU part passes (tools/course/answers.py). Its
-README.md is its own, written from tools/course/templates/student-README.md.in with the course
-README's prerequisites, student loop and lesson table. Push the result to a new repository and make it a template (GitHub
+Left out (course.model.student_repo): solutions/, .ci/, .github/workflows/ci.yml, the presets
+and workflows that build the solutions (ci, solutions, gpu-check), the maintainers' command
+(course-admin) and room (tools/course/ci), and the tools' tests that need them or the solutions
+(the answers check's, which puts answers back into the lessons; the one that writes mistakes
+into the reference kernels). Each lesson's answers (solutions/NN_topic/answers.md and its
+pictures) travel packed in tools/course/answers.pack, which `./course` opens for a lesson once
+its CPU part passes (course.model.answers). Its README.md is its own, written from
+tools/course/templates/student-README.md.in with the course README's prerequisites, student
+loop and lesson table. Push the result to a new repository and make it a template (GitHub
 Classroom) or share it as it is. Exit status: 0 done, 1 when it cannot (the reason in one
 line), 2 for bad usage.
 """

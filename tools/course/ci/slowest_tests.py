@@ -3,9 +3,9 @@
 kind of test (CPU, GPU correctness, counters, timing, sanitizer runs), per lesson and per test
 program.
 
-  python3 tools/course/slowest_tests.py build/gpu-check/failfirst-gpu.xml
-  python3 tools/course/slowest_tests.py build/grade/junit.xml --top 30
-  python3 tools/course/slowest_tests.py a.xml b.xml --csv > times.csv
+  ./course-admin slowest-tests build/gpu-check/failfirst-gpu.xml
+  ./course-admin slowest-tests build/grade/junit.xml --top 30
+  ./course-admin slowest-tests a.xml b.xml --csv > times.csv
 
 The kind comes from the test's labels as the report records them (cpu, gpu, perf, counters,
 sanitize); reports without labels fall back to the test's name. The seconds are ctest's wall time

@@ -4,7 +4,7 @@ and keeps going, so one lesson that does not compile does not stop the others (a
 lesson, one test program that does not compile does not stop the lesson's other programs).
 Writes which lessons built to a JSON file that the grade report reads ("did not build").
 
-  python3 tools/course/build_lessons.py --build-dir build/grade
+  ./course-admin build-lessons --build-dir build/grade
 
 Each lesson's build output goes to <build>/course/build-lessonNN.log. Exit status: 0 when
 every lesson built, 1 when some did not (the status file says which), 2 for bad usage.

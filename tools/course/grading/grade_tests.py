@@ -2,7 +2,7 @@
 """Runs the graded tests of a configured and built grade folder, each in a sandbox of its own,
 and judges each from evidence, not from an exit status.
 
-  python3 tools/course/grade_tests.py --build-dir build/grade [--lessons 01,03] [-j N]
+  ./course-admin grade-tests --build-dir build/grade [--lessons 01,03] [-j N]
 
 The tests to run are the ones the grader lists itself from the pinned course (ctest's test
 list of the build folder, taken before any student code runs): every test labelled with the

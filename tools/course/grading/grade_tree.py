@@ -3,7 +3,7 @@
 student's own files copied in (lessons/NN_topic/exercise*, the files a student edits), each
 held to the exercise-file policy first (exercise_policy.py).
 
-  python3 course/tools/course/grade_tree.py --student student --course course \
+  course/course-admin grade-tree --student student --course course \
       [--lessons 01,03] [--record overlay.json] [--no-policy]
 
 The tests, the kit, the build files, the tools and the points table all stay the course's, so a

@@ -8,12 +8,12 @@ drawn — is one file per lesson beside the reference solution, out of the stude
 
 The student-facing repository has no solutions/ folder. `make_student_repo.py` packs every
 lesson's answers into one file, `tools/course/answers.pack` (JSON: per lesson, per file, the
-text compressed with zlib and written in base64), which nobody reads by accident; `course.py`
+text compressed with zlib and written in base64), which nobody reads by accident; `./course`
 unpacks a lesson's answers into `.course/answers/NN_topic/` (git-ignored, like the rest of the
 student's state) only once every CPU test of the lesson passes, and says where they are. This
 is rustlings' way: it keeps each exercise's solution inside its program and writes it to disk
 only once the exercise is done. Where the course's solutions are on disk (the course's own
-checkout), `course.py` points at `solutions/NN_topic/answers.md` itself.
+checkout), `./course` points at `solutions/NN_topic/answers.md` itself.
 
 Standard library only; Python 3.8 or newer.
 """
@@ -33,7 +33,7 @@ from course.model.course_model import CourseError, Lesson, STATE_FOLDER
 ANSWERS_FILE = "answers.md"
 #: The pack of every lesson's answers in a student repository, from the course's root.
 PACK_PATH = Path("tools") / "course" / "answers.pack"
-#: Where course.py unpacks a lesson's answers, from the course's root.
+#: Where ./course unpacks a lesson's answers, from the course's root.
 UNPACKED = Path(STATE_FOLDER) / "answers"
 PACK_VERSION = 1
 

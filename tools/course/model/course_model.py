@@ -44,11 +44,15 @@ HINTS_FILE = "hints.md"
 README_HEADINGS = ("Goal", "Background", "Predict", "Your task", "Run the tests", "Hints",
                    "What you should see")
 
+#: The student's command, as typed at the course's root (the launcher `course` there runs
+#: course.student.main).
+COMMAND = "./course"
+
 #: The student's own state at the root of the course (git-ignored, outside build/): the hints
 #: seen so far, the next lesson, the backups `reset` keeps.
 STATE_FOLDER = ".course"
 
-#: A lesson's status, in the words every course tool uses (the progress table, `course.py test`,
+#: A lesson's status, in the words every course tool uses (the progress table, `./course test`,
 #: the state `watch` remembers), from the least to the most done:
 #: - NOT_STARTED: no exercise test passes yet;
 #: - IN_PROGRESS: some do;

@@ -1,6 +1,6 @@
 """The starter files as shipped, from the course's git history: which commit holds them (the
 newest starters-vN tag, else the repository's first commit), and putting a lesson's back
-(`course.py reset NN`), with a copy of the student's version kept in <course>/.course/backup/."""
+(`./course reset NN`), with a copy of the student's version kept in <course>/.course/backup/."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ unless EXCEPTIONS lists that place with its reason.
 
 The same run also checks, mechanically:
   - no README has a heading about answers (the answers are in solutions/NN_topic/answers.md,
-    which course.py shows once the lesson's CPU part passes: tools/course/answers.py);
+    which ./course shows once the lesson's CPU part passes: course.model.answers);
   - every lesson with a solution has its answers.md, whose pictures exist beside it;
   - with --bank-map: no `bank-map` command a README prints before "What you should see", and no
     picture it shows there, draws a pattern one of the lesson's predictions asks about (the

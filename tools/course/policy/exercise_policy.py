@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The exercise-file policy: what a student's `lessons/NN_topic/exercise*` file may hold, checked
 before it is built (by the grader, on every file it takes from a student's repository; by
-`course.py test`, so a student learns early).
+`./course test`, so a student learns early).
 
-  python3 tools/course/exercise_policy.py check lessons/03_stride_32/exercise.hpp
-  python3 tools/course/exercise_policy.py lessons [--solutions]     every lesson's files
+  ./course-admin policy check lessons/03_stride_32/exercise.hpp
+  ./course-admin policy lessons [--solutions]     every lesson's files
 
 An exercise needs declarations in its lesson's namespace and nothing else. Each file is read
 with a real C++ lexer (libclang's, from Debian's python3-clang; its tokens only, never its

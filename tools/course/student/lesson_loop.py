@@ -1,5 +1,5 @@
 """The student's loop on one lesson: build its targets, run its tests, print the verdict
-(`course.py test NN`), and do that again whenever its files change (`course.py watch NN`).
+(`./course test NN`), and do that again whenever its files change (`./course watch NN`).
 
 `--cpu` builds only the lesson's CPU test programs (`lessonNN-cpu`: the host compiler, seconds)
 and runs its CPU tests; the verdict then says the GPU part was not run, never that the lesson is
@@ -18,7 +18,7 @@ from typing import Dict, List, Optional
 
 from course.model import answers
 from course.model.cli import make_dir
-from course.model.course_model import Build, CourseError, Lesson, SANITIZE_LABEL
+from course.model.course_model import Build, COMMAND, CourseError, Lesson, SANITIZE_LABEL
 from course.model.ctest_results import ResultError, list_tests, read_junit, run_ctest
 from course.model.starters import Starters
 from course.student import progress_cache, progress_report as report
@@ -128,7 +128,7 @@ def print_verdict(p: report.LessonProgress, cpu_only: bool, build_dir: str = "bu
         print(f"\nLesson {number}, CPU part: {table.cpu_cell(p)} passed; the GPU tests were not "
               f"run (--cpu).", flush=True)
         if p.counted and not p.failing and p.cpu_total:
-            print(f"The CPU part passes. `python3 tools/course/course.py test {number}` builds "
+            print(f"The CPU part passes. `{COMMAND} test {number}` builds "
                   f"the kernel and checks it on a GPU.", flush=True)
     else:
         print(f"\n{report.verdict(p, table)}", flush=True)

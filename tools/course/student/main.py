@@ -1,23 +1,25 @@
 #!/usr/bin/env python3
-"""The course's command-line tool for students.
+"""The course's command for students, `./course` at the course's root.
 
-  progress        build each lesson, run its tests: the table, the status, what to do next
   test NN         build lesson NN, run its tests, print the verdict (--cpu: the CPU part only)
+  watch [NN]      `test NN` again whenever the lesson's files change (default: the next lesson)
   hint NN         the next of lesson NN's graded hints (its hints.md), one at a time
-  watch [NN]      `test NN` again whenever the lesson's files change
+  next            what to do next: the lesson, the file to edit and the command
+  progress        build each lesson, run its tests: the table, the status, what to do next
   reset NN        put lesson NN's starter files back as shipped (asks first)
 
 Examples:
-  python3 tools/course/course.py progress
-  python3 tools/course/course.py test 03 --cpu
-  python3 tools/course/course.py hint 03
-  python3 tools/course/course.py watch 03
-  python3 tools/course/course.py reset 03
+  ./course test 03 --cpu
+  ./course watch 03
+  ./course hint 03
+  ./course next
+  ./course progress
+  ./course reset 03
 
 A lesson is done when its GPU exercise tests passed; without a GPU its CPU part can pass, but
 its kernel is not checked and it is not finished. Once every CPU test of a lesson passes, `test`
-and `progress` say where the reasoning behind its answers is (tools/course/answers.py). The build folder is build/student (the
-`student` preset's) unless --build-dir says otherwise. The hints seen so far and the copies
+and `progress` say where the reasoning behind its answers is (course.model.answers). The build
+folder is build/student (the `student` preset's) unless --build-dir says otherwise. The hints seen so far and the copies
 `reset` keeps live in .course/ at the course's root, outside build/. Exit status: 0 when the
 command did its job (progress exits 0 whatever the lessons' status; test exits 1 when a test
 failed or the lesson does not build), 1 when it could not, 2 for bad usage.
@@ -33,7 +35,7 @@ from typing import Dict, List, Tuple
 
 from course.model.cli import (Parser, jobs_option, lesson_number, make_dir, run_main, seconds,
                               text_output_that_never_fails, write_text_atomic)
-from course.model.course_model import (Build, CourseError, Lesson, LessonBuild, ROOT,
+from course.model.course_model import (Build, COMMAND, CourseError, Lesson, LessonBuild, ROOT,
                                        SANITIZE_LABEL, build_status_json, default_build_dir,
                                        lesson_by_number, read_build_status, state_dir)
 from course.model.ctest_results import (ResultError, TestInfo, TestResult, list_tests, read_junit,
@@ -142,15 +144,16 @@ def cmd_progress(args) -> int:
 
     progress = report.summarize(lessons, tests, results, builds=builds,
                                 on_demand=build.gpu_programs)
-    print()
-    print(report.Table(progress, lesson_loop.shown_path(build.dir, build.source_dir)).render())
-    measured = report.render_measurements(progress)
-    if measured:
+    if args.command == "progress":
         print()
-        print("\n".join(measured))
-    if taken:
-        print()
-        print(report.reused_note(progress, taken))
+        print(report.Table(progress, lesson_loop.shown_path(build.dir, build.source_dir)).render())
+        measured = report.render_measurements(progress)
+        if measured:
+            print()
+            print("\n".join(measured))
+        if taken:
+            print()
+            print(report.reused_note(progress, taken))
     print()
     print("\n".join(report.next_step(progress, build.dir, build.source_dir)))
     opened = lesson_loop.open_answers(build, [p for p in progress if p.cpu_done])
@@ -222,7 +225,7 @@ def cmd_hint(args) -> int:
     state = load_state(build)
     shown_all: Dict[str, int] = state.setdefault("hints_shown", {})
     shown = min(int(shown_all.get(lesson.number, 0) or 0), len(hints))
-    hint_cmd = f"python3 tools/course/course.py hint {lesson.number}"
+    hint_cmd = f"{COMMAND} hint {lesson.number}"
 
     if args.reset:
         shown_all.pop(lesson.number, None)
@@ -346,6 +349,11 @@ def make_parser() -> Parser:
     p.add_argument("--rerun", action="store_true",
                    help="run every test again, even of lessons whose test programs and files "
                         "are unchanged since their last results")
+
+    p = command("next", cmd_progress, "what to do next: the lesson, the file and the command "
+                "(progress without the table)")
+    jobs_option(p)
+    p.set_defaults(no_build=False, junit=None, rerun=False)
 
     p = command("test", cmd_test, "build a lesson, run its tests, print the verdict")
     lesson_arg(p)

@@ -3,8 +3,8 @@ programs, registered tests and exercise files are unchanged (by their contents' 
 times) on the same GPU, driver and test settings since its tests last ran.
 
 Kept in <build>/course/results.json, one entry per lesson: the key (a SHA-256 over everything
-above), when the results were taken, and each test's result. `course.py progress` and
-`course.py test NN` write it; `progress --rerun` ignores it. A lesson whose results hold a crash,
+above), when the results were taken, and each test's result. `./course progress` and
+`./course test NN` write it; `progress --rerun` ignores it. A lesson whose results hold a crash,
 a timeout or an inconclusive timing is not kept: those run again.
 """
 
@@ -199,7 +199,7 @@ def plan(lessons: List[Lesson], tests: Dict[str, TestInfo], kind: str, store: Re
 def keep_lesson(state_dir: Path, lesson: Lesson, tests: Dict[str, TestInfo],
                 results: Dict[str, TestResult], kinds: Iterable[str] = ("cpu", "gpu"),
                 leave_out: Iterable[str] = ()) -> None:
-    """Records one lesson's results of these kinds (after `course.py test NN`), so that progress
+    """Records one lesson's results of these kinds (after `./course test NN`), so that progress
     shows them again while nothing changes."""
     store = ResultStore(state_dir)
     for kind in kinds:

@@ -9,7 +9,7 @@ not run, the lesson's CPU part is done but its kernel is not checked ("kernel ch
 as finished. The sanitizer runs (label `sanitize`) are left out of every count, and a footnote
 says so: the student's commands do not run them.
 
-Used by `course.py progress` (the table) and `course.py test` / `watch` (one lesson's line).
+Used by `./course progress` (the table) and `./course test` / `watch` (one lesson's line).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from course.model.course_model import (CPU_PART_DONE, DOES_NOT_BUILD, DONE, IN_PROGRESS,
+from course.model.course_model import (COMMAND, CPU_PART_DONE, DOES_NOT_BUILD, DONE, IN_PROGRESS,
                                        KERNEL_ON_CPU, Lesson, LessonBuild, NOT_BUILT_YET,
                                        NOT_STARTED, NO_TESTS, SANITIZE_LABEL, kind_of, role_of,
                                        split_test_name)
@@ -300,7 +300,7 @@ def _edit_step(p: LessonProgress, build_dir: Path, source_dir: Path) -> List[str
     if p.failing:
         more = f" and {len(p.failing) - 1} more" if len(p.failing) > 1 else ""
         second.append(f"Failing now: {p.failing[0]}{more}.")
-    second.append(f"Stuck? `python3 tools/course/course.py hint {lesson.number}` gives the "
+    second.append(f"Stuck? `{COMMAND} hint {lesson.number}` gives the "
                   f"next hint.")
     return [first, " ".join(second)]
 
@@ -355,10 +355,10 @@ def reused_note(progress: List[LessonProgress], taken: Dict[str, str]) -> str:
     parts = [f"{', '.join(numbers)} from {when}" for when, numbers in sorted(by_time.items())]
     return (f"Not run again (their test programs and your files are unchanged since, on this "
             f"machine, GPU and driver): the results of lesson(s) {'; '.join(parts)}. "
-            f"`python3 tools/course/course.py progress --rerun` runs every test again.")
+            f"`{COMMAND} progress --rerun` runs every test again.")
 
 
 def verdict(p: LessonProgress, table: Table) -> str:
-    """One lesson's line after `course.py test` or `watch`."""
+    """One lesson's line after `./course test` or `watch`."""
     return (f"Lesson {p.lesson.number}: CPU {Table.cpu_cell(p)}, GPU {table.gpu_cell(p)}: "
             f"{p.status}")

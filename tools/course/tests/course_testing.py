@@ -31,7 +31,7 @@ README_01 = textwrap.dedent("""\
 
     ## Hints
 
-    Graded hints, one at a time: `python3 tools/course/course.py hint 01`. They are in
+    Graded hints, one at a time: `./course hint 01`. They are in
     [hints.md](hints.md).
 
     ## What you should see

@@ -1,7 +1,7 @@
 """exercise_policy.py: every starter and reference solution passes; every rule refuses what it is
 for, naming the line; what a student legitimately writes passes; every attack of the
 hostile-submission suite is refused by the rule it names (here on the CPU, without building:
-tools/course/hostile/run_hostile.py grades them)."""
+tools/course/grading/hostile/run_hostile.py grades them)."""
 
 from __future__ import annotations
 
@@ -244,7 +244,7 @@ class Rules(PolicyTest):
 @unittest.skipIf(MISSING, f"the exercise policy cannot run here: {MISSING}")
 class Attacks(ToolTest):
     """Every attack of the hostile-submission suite, checked by the policy alone (its grading
-    through grade_run.sh is tools/course/hostile/run_hostile.py)."""
+    through grade_run.sh is tools/course/grading/hostile/run_hostile.py)."""
 
     def test_each_attack_is_refused_by_its_rule(self):
         from course.grading.hostile import run_hostile

@@ -1,4 +1,4 @@
-"""course.py hint: a lesson's graded hints (its hints.md) one at a time, remembered in the
+"""./course hint: a lesson's graded hints (its hints.md) one at a time, remembered in the
 course's .course/ folder (outside build/); the hints.md reader; every real lesson's hints; the
 error paths."""
 

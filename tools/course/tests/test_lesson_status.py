@@ -1,10 +1,10 @@
 """One status vocabulary for a lesson, the counts behind it, and the answers it unlocks:
 
-- `course.py progress` and `course.py test NN` say a lesson's status in the course's words
+- `./course progress` and `./course test NN` say a lesson's status in the course's words
   (course_model.STATUSES), and every count in a row adds up, or a footnote says what is left
   out (the sanitizer runs, which neither command runs);
-- `course.py test NN` without --cpu does not list a sanitizer run it did not run as failing;
-- once every CPU test of a lesson passes, `course.py test NN` says where the lesson's answers
+- `./course test NN` without --cpu does not list a sanitizer run it did not run as failing;
+- once every CPU test of a lesson passes, `./course test NN` says where the lesson's answers
   are: solutions/NN_topic/answers.md in the course's own checkout, or the copy it unpacks
   from tools/course/answers.pack into .course/answers/ in a student repository; never before.
 
@@ -111,7 +111,7 @@ class Status(LessonFixture):
         self.assertIn("[1] the sanitizer runs of the GPU tests are not counted here", out)
 
     def test_test_without_cpu_lists_no_sanitizer_run_as_failing(self):
-        # `course.py test 01` without a GPU: the sanitizer runs are not run (-LE sanitize), so
+        # `./course test 01` without a GPU: the sanitizer runs are not run (-LE sanitize), so
         # they are not failing either.
         self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
         proc = self.course_test()

@@ -1,4 +1,4 @@
-"""course.py progress: each lesson built on its own first, then the table (CPU, GPU or
+"""./course progress: each lesson built on its own first, then the table (CPU, GPU or
 "skipped: <reason>", status), the next step, its error paths. A lesson is done only when its GPU
 exercise tests passed. Results come from recorded JUnit reports through a stand-in ctest; the
 builds from a stand-in cmake."""
@@ -64,7 +64,21 @@ class Progress(ToolTest):
         self.assertIn("edit lessons/01_no_conflict/exercise.hpp (2 TODOs left)", nxt)
         self.assertIn(f"ctest --test-dir {self.build} -L lesson01", nxt)
         self.assertIn("Failing now: Banks.BankOfMatchesTheModel and 7 more.", proc.stdout)
-        self.assertIn("course.py hint 01", proc.stdout)
+        self.assertIn("`./course hint 01`", proc.stdout)
+
+    def test_next_alone_says_the_same_next_step_without_the_table(self):
+        table = self.progress("junit-student-nogpu.xml", "tests-student-nogpu.json")
+        proc = self.run_tool("course.student.main", "--source-dir", self.source, "next",
+                             "--build-dir", self.build)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        wanted = [line for line in table.stdout.splitlines()
+                  if line.startswith(("Next:", "Failing now:"))]
+        self.assertEqual(len(wanted), 2, table.stdout)
+        got = [line for line in proc.stdout.splitlines() if line.strip()]
+        self.assertEqual(got[-2:], wanted)
+        self.assertIsNone(next((line for line in proc.stdout.splitlines()
+                                if line.startswith("01  ")), None), "no table row")
+        self.assertIn("Banks, words and wavefronts", proc.stdout)
 
     def test_the_preset_commands_are_named_for_the_preset_build_folder(self):
         self.build = make_build(self.source / "build" / "student", self.source)
@@ -251,7 +265,7 @@ class ProgressOnAGpu(ToolTest):
         self.assertEqual([c for c in self.calls() if "--output-junit" in c], [], self.calls())
         self.assertIn("Not run again (their test programs and your files are unchanged since, on "
                       "this machine, GPU and driver): the results of lesson(s) 01 from ", proc.stdout)
-        self.assertIn("course.py progress --rerun", proc.stdout)
+        self.assertIn("./course progress --rerun", proc.stdout)
         self.assertIn("1/1", self.row(proc.stdout))
         # --rerun runs them all the same; an edited exercise file runs them again.
         proc = self.progress(cases, "--rerun")

@@ -1,4 +1,4 @@
-"""course.py reset: restores a lesson's exercise files as shipped (the starters-vN tag, else the
+"""./course reset: restores a lesson's exercise files as shipped (the starters-vN tag, else the
 repository's first commit; never plain HEAD), after asking; keeps a copy in the course's
 .course/ folder (outside build/); its error paths."""
 

@@ -68,7 +68,15 @@ class StudentRepo(ToolTest):
         self.assertFalse((out / ".github" / "workflows" / "ci.yml").exists())
         self.assertTrue((out / ".github" / "workflows" / "grade.yml").is_file())
         self.assertTrue((out / "lessons" / "01_no_conflict" / "exercise.hpp").is_file())
+        # The student's command and its package; not the maintainers' command and room.
+        self.assertTrue(os.access(out / "course", os.X_OK))
         self.assertTrue((out / "tools" / "course" / "course.py").is_file())
+        self.assertFalse((out / "course-admin").exists())
+        self.assertFalse((out / "tools" / "course" / "ci").exists())
+        listing = subprocess.run([str(out / "course"), "--help"], capture_output=True, text=True)
+        self.assertEqual(listing.returncode, 0, listing.stderr)
+        for command in ("test", "watch", "hint", "next", "progress", "reset"):
+            self.assertIn(command, listing.stdout)
         self.assertEqual(git(out, "tag", "--list"), "starters-v1\n")
         self.assertEqual(git(out, "status", "--porcelain"), "")
         head = git(ROOT, "rev-parse", "HEAD").strip()
@@ -112,7 +120,7 @@ class StudentRepo(ToolTest):
             self.assertNotIn(gone, readme)
         self.assertNotRegex(readme, r"(?i)\bsolution", "the student repository has no solutions")
         self.assertNotRegex(readme, r"@[A-Z_]+@", "a template value was left unfilled")
-        self.assertIn("python3 tools/course/course.py hint 01", readme)
+        self.assertIn("./course hint 01", readme)
         for lesson in find_lessons(out):
             self.assertIn(f"| {lesson.number} | [{lesson.title}]({lesson.rel_dir}/README.md) |",
                           readme)

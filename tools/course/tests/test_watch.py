@@ -1,4 +1,4 @@
-"""course.py watch: rebuilds and reruns a lesson's tests when its files change, or on Enter in
+"""./course watch: rebuilds and reruns a lesson's tests when its files change, or on Enter in
 manual mode; stops on q. cmake and ctest are stand-ins that log their calls."""
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ class Watch(ToolTest):
 
 
 class LessonTest(ToolTest):
-    """course.py test NN [--cpu]: build the lesson's target, run its tests, print the verdict."""
+    """./course test NN [--cpu]: build the lesson's target, run its tests, print the verdict."""
 
     def setUp(self) -> None:
         super().setUp()
@@ -165,7 +165,7 @@ class LessonTest(ToolTest):
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         self.assertIn("Lesson 01, CPU part: 1/1 passed; the GPU tests were not run (--cpu).",
                       proc.stdout)
-        self.assertIn("The CPU part passes. `python3 tools/course/course.py test 01` builds the "
+        self.assertIn("The CPU part passes. `./course test 01` builds the "
                       "kernel and checks it on a GPU.", proc.stdout)
         self.assertNotRegex(proc.stdout, r"(?i)\bdone\b")
 

@@ -3,7 +3,7 @@
 (attacks/*), each graded through the real grading command (tools/course/grade_run.sh) on a
 pinned copy of this course, and held to the starter's score.
 
-  python3 tools/course/hostile/run_hostile.py [--only NAME ...] [--work DIR] [--keep]
+  ./course-admin hostile [--only NAME ...] [--work DIR] [--keep]
 
 What it checks, in one pinned course (this working tree as the student-facing repository: no
 solutions), built once, one lesson rebuilt per attack:
