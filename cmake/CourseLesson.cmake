@@ -293,6 +293,53 @@ function(course_add_test_folder lesson tree folder)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${test_sources})
 endfunction()
 
+# The lesson's facts, lessons/NN_topic/lesson.json (tools/course/model/manifest.py has the
+# whole format). The build checks the ones its files show, and stops where they disagree: the
+# lesson's number; kernel_on_cpu (the tests run the student's kernel on the CPU: cpu_*_kernel_test
+# files and kernels_on_cpu.cpp); gpu.counters (a GPU test file whose name holds `counters`); and
+# that every GPU need is given.
+function(_course_read_manifest number lesson_dir tests_dir)
+  set(path "${lesson_dir}/lesson.json")
+  if(NOT EXISTS "${path}")
+    message(FATAL_ERROR "${path} is missing: every lesson has its manifest "
+                        "(docs/maintainers.md, 'Adding a lesson')")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${path}")
+  file(READ "${path}" manifest)
+  foreach(key IN ITEMS lesson kernel_on_cpu "gpu;compute_capability" "gpu;tma" "gpu;ldmatrix"
+                       "gpu;counters")
+    string(JSON value ERROR_VARIABLE error GET "${manifest}" ${key})
+    if(error)
+      string(REPLACE ";" "." shown "${key}")
+      message(FATAL_ERROR "${path}: ${shown}: ${error}")
+    endif()
+    string(REPLACE ";" "_" var "${key}")
+    set(m_${var} "${value}")
+  endforeach()
+  if(NOT m_lesson STREQUAL number)
+    message(FATAL_ERROR "${path}: lesson is \"${m_lesson}\", not the folder's number ${number}")
+  endif()
+  # string(JSON) gives a JSON boolean as ON or OFF.
+  file(GLOB kernel_tests "${tests_dir}/cpu_*_kernel_test.cpp")
+  if(kernel_tests AND EXISTS "${tests_dir}/kernels_on_cpu.cpp")
+    if(NOT m_kernel_on_cpu)
+      message(FATAL_ERROR "${path}: kernel_on_cpu is false, but ${tests_dir} runs the kernels "
+                          "on the CPU (cpu_*_kernel_test.cpp files and kernels_on_cpu.cpp)")
+    endif()
+  elseif(m_kernel_on_cpu)
+    message(FATAL_ERROR "${path}: kernel_on_cpu is true, but ${tests_dir} lacks "
+                        "cpu_*_kernel_test.cpp files or kernels_on_cpu.cpp")
+  endif()
+  file(GLOB counter_tests "${tests_dir}/gpu_*counters*_test.cpp" "${tests_dir}/gpu_*counters*_test.cu")
+  if(counter_tests AND NOT m_gpu_counters)
+    message(FATAL_ERROR "${path}: gpu.counters is false, but ${tests_dir} has GPU tests that "
+                        "read the counters (a file whose name holds `counters`)")
+  elseif(NOT counter_tests AND m_gpu_counters)
+    message(FATAL_ERROR "${path}: gpu.counters is true, but ${tests_dir} has no GPU test file "
+                        "whose name holds `counters`")
+  endif()
+endfunction()
+
 function(course_add_lesson number topic)
   set(name "${number}_${topic}")
   set(lesson "lesson${number}")
@@ -303,6 +350,7 @@ function(course_add_lesson number topic)
       message(FATAL_ERROR "course_add_lesson(${number} ${topic}): ${dir} is missing")
     endif()
   endforeach()
+  _course_read_manifest(${number} "${lesson_dir}" "${PROJECT_SOURCE_DIR}/tests/${name}")
   set_property(GLOBAL APPEND PROPERTY COURSE_LESSONS "${name}")
   add_custom_target(${lesson})
   add_custom_target(${lesson}-cpu)

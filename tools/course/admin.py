@@ -44,6 +44,13 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
     "loop-bench": ("course.ci.loop_bench", "time the student's loop, step by step"),
     "student-repo": ("course.ci.make_student_repo",
                      "make the student-facing repository (no solutions)"),
+    # a lesson's authoring
+    "new-lesson": ("course.authoring.new_lesson",
+                   "scaffold lesson NN from the template: it builds, and its exercise tests fail "
+                   "on the starter and pass on the stub solution"),
+    "regenerate": ("course.authoring.regenerate",
+                   "write again what the course generates from its lessons' manifests (the "
+                   "README's lesson table, the Classroom workflow)"),
 }
 
 

@@ -1,5 +1,6 @@
 """What the docs tools share: where things are in the repository, the lessons (from the course
-model, tools/course/model/course_model.py), the two manifests (docs/pictures.txt, docs/measured.txt)
+model, course.model.course_model), the pictures and measured blocks (each lesson's own in its
+manifest, lessons/NN_topic/lesson.json; the site's in docs/pictures.txt and docs/measured.txt)
 and a Markdown scanner that knows which text is code (links and markers inside code are left
 alone)."""
 
@@ -67,7 +68,7 @@ class Picture:
     path: str  # where it lives, from the repository root
     kind: str  # "bank-map" or "chart"
     args: List[str]  # bank-map arguments, or [csv path] for a chart
-    line: int
+    where: str  # the manifest and its line or entry that declares it
 
 
 def _manifest_lines(root: str, manifest: str) -> Iterator[Tuple[int, List[str]]]:
@@ -82,24 +83,40 @@ def _manifest_lines(root: str, manifest: str) -> Iterator[Tuple[int, List[str]]]
                 yield number, fields
 
 
+def _lesson_manifests(root: str) -> List[course_model.Manifest]:
+    """The manifests of the course's lessons, in order (a broken one is a DocsError)."""
+    try:
+        return [lesson.manifest for lesson in course_lessons(root)]
+    except course_model.CourseError as e:
+        raise DocsError(str(e)) from None
+
+
 def pictures(root: str) -> List[Picture]:
-    out, seen = [], set()
+    """Every picture: the lessons' (their manifests' `pictures`), then the site's
+    (docs/pictures.txt)."""
+    out = []
+    for m in _lesson_manifests(root):
+        for p in m.pictures:
+            out.append(Picture(p.svg, "chart", [p.chart], p.where) if p.chart else
+                       Picture(p.svg, "bank-map", list(p.bank_map), p.where))
     for number, fields in _manifest_lines(root, PICTURES_MANIFEST):
         where = f"{PICTURES_MANIFEST}:{number}"
         path = fields[0]
         if not path.endswith(".svg") or path.startswith("/") or ".." in path.split("/"):
             raise DocsError(f"{where}: '{path}' is not an .svg path inside the repository")
-        if path in seen:
-            raise DocsError(f"{where}: '{path}' is listed twice")
-        seen.add(path)
         if len(fields) >= 2 and fields[1] == "chart":
             if len(fields) != 3:
                 raise DocsError(f"{where}: a chart line is '<svg> chart <csv>'")
-            out.append(Picture(path, "chart", [fields[2]], number))
+            out.append(Picture(path, "chart", [fields[2]], where))
         elif len(fields) >= 2:
-            out.append(Picture(path, "bank-map", fields[1:], number))
+            out.append(Picture(path, "bank-map", fields[1:], where))
         else:
             raise DocsError(f"{where}: '{path}' has no bank-map arguments")
+    seen: Dict[str, str] = {}
+    for pic in out:
+        if pic.path in seen:
+            raise DocsError(f"{pic.where}: '{pic.path}' is drawn twice (also {seen[pic.path]})")
+        seen[pic.path] = pic.where
     return out
 
 
@@ -109,7 +126,7 @@ class MeasuredItem:
     kind: str  # "table" or "chart"
     path: str  # a CSV (table) or a picture (chart), from the repository root
     strides: List[str] = field(default_factory=list)  # table rows to show, as in the CSV
-    line: int = 0
+    where: str = ""  # the manifest and its line or entry that declares it
     filters: Dict[str, str] = field(default_factory=dict)  # rows to show: column -> value
 
 
@@ -144,7 +161,22 @@ def parse_filters(texts: List[str]) -> Dict[str, str]:
 
 
 def measured_items(root: str) -> List[MeasuredItem]:
+    """Every part of the READMEs' measured blocks: the lessons' (their manifests' `measured`),
+    then the site's (docs/measured.txt)."""
     out = []
+    for m in _lesson_manifests(root):
+        for e in m.measured:
+            try:
+                if e.chart:
+                    out.append(MeasuredItem(e.block, "chart", e.chart, [], e.where))
+                elif e.strides:
+                    out.append(MeasuredItem(e.block, "table", e.table, parse_strides(e.strides),
+                                            e.where))
+                else:
+                    out.append(MeasuredItem(e.block, "table", e.table, [], e.where,
+                                            parse_filters(list(e.rows))))
+            except DocsError as err:
+                raise DocsError(f"{e.where}: {err}")
     for number, fields in _manifest_lines(root, MEASURED_MANIFEST):
         where = f"{MEASURED_MANIFEST}:{number}"
         if len(fields) >= 3 and fields[1] == "table":
@@ -152,14 +184,14 @@ def measured_items(root: str) -> List[MeasuredItem]:
             try:
                 if len(rest) == 1 and "=" not in rest[0]:
                     out.append(MeasuredItem(fields[0], "table", fields[2],
-                                            parse_strides(rest[0]), number))
+                                            parse_strides(rest[0]), where))
                 else:
-                    out.append(MeasuredItem(fields[0], "table", fields[2], [], number,
+                    out.append(MeasuredItem(fields[0], "table", fields[2], [], where,
                                             parse_filters(rest)))
             except DocsError as e:
                 raise DocsError(f"{where}: {e}")
         elif len(fields) == 3 and fields[1] == "chart":
-            out.append(MeasuredItem(fields[0], "chart", fields[2], [], number))
+            out.append(MeasuredItem(fields[0], "chart", fields[2], [], where))
         else:
             raise DocsError(f"{where}: want '<block> table <csv> [<strides> | "
                             "<column>=<value> ...]' or '<block> chart <svg>'")

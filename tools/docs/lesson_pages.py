@@ -22,7 +22,7 @@ import sys
 from typing import List, Tuple
 
 from docs_common import course_lessons, prose_lines, repo_root
-from course.model.course_model import HINTS_FILE, README_HEADINGS, hint_numbers, read_hints
+from course.model.course_model import CourseError, HINTS_FILE, README_HEADINGS, hint_numbers, read_hints
 
 SKIPPED = 77
 
@@ -43,8 +43,10 @@ def readme_problems(lesson, text: str) -> List[str]:
     where = f"{lesson.rel_dir}/README.md"
     problems = []
     first = text.split("\n", 1)[0].strip()
-    if not re.fullmatch(rf"#\s+Lesson\s+{lesson.number}\s*:\s*\S.*", first):
-        problems.append(f"{where}: the first line is not '# Lesson {lesson.number}: Title'")
+    heading = f"# Lesson {lesson.number}: {lesson.title}"
+    if first != heading:
+        problems.append(f"{where}: the first line is '{first}', not '{heading}' (the title is "
+                        f"the manifest's, {lesson.rel_dir}/lesson.json)")
     found = sections(text)
     headings = [h for h, _ in found]
     if headings != list(README_HEADINGS):
@@ -56,7 +58,7 @@ def readme_problems(lesson, text: str) -> List[str]:
     command = f"./course hint {lesson.number}"
     if "Hints" in headings and (command not in hints or HINTS_FILE not in hints):
         problems.append(f"{where}: '## Hints' should say how to take the hints one at a time "
-                        f"(`python3 tools/course/{command}`) and that they are in {HINTS_FILE}")
+                        f"(`{command}`) and that they are in {HINTS_FILE}")
     return problems
 
 
@@ -84,7 +86,10 @@ def check(root: str) -> Tuple[List[str], List[str]]:
                             f"{HINTS_FILE} ('## Hint 1', ...) and leave '## Hints' saying how "
                             f"to take them")
             continue
-        problems += readme_problems(lesson, text)
+        try:
+            problems += readme_problems(lesson, text)
+        except CourseError as e:  # a missing or broken manifest
+            problems.append(str(e))
         if not lesson.hints_file.is_file():
             problems.append(f"{lesson.rel_dir}/{HINTS_FILE}: missing (the lesson's graded hints)")
         else:

@@ -66,7 +66,8 @@ def snippet(root: str, doc: str, spec: str) -> List[str]:
 def measured(root: str, doc: str, name: str, items) -> List[str]:
     mine = [i for i in items if i.block == name]
     if not mine:
-        raise DocsError(f"{doc}: block 'measured:{name}' has no lines in {MEASURED_MANIFEST}")
+        raise DocsError(f"{doc}: block 'measured:{name}' is declared nowhere (a lesson's "
+                        f"manifest's `measured`, or {MEASURED_MANIFEST})")
     out: List[str] = []
     selections: List[Tuple] = []
 
@@ -76,7 +77,7 @@ def measured(root: str, doc: str, name: str, items) -> List[str]:
             selections.clear()
 
     for item in mine:
-        where = f"{MEASURED_MANIFEST}:{item.line}"
+        where = item.where
         if item.kind == "table":
             try:
                 m = read_measurement(root, item.path)

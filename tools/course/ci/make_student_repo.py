@@ -47,7 +47,7 @@ def student_readme(out: Path, sha: str) -> str:
     student loop and lesson table."""
     course = (out / "README.md").read_text(encoding="utf-8")
     lessons = find_lessons(out)
-    table = lesson_table.render(lessons, lesson_table.teaches(course))
+    table = lesson_table.render(lessons)
     return templates.render("student-README.md.in", {
         "COMMIT": sha[:10],
         "PREREQUISITES": markdown_section(course, "Prerequisites"),

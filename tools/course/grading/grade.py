@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""The grade report: scores ctest's JUnit output against a points table.
+"""The grade report: scores ctest's JUnit output against the lessons' points.
 
-  report      JUnit file(s) + points table -> a Markdown report, a JSON score file; exits 1
+  report      JUnit file(s) + the points -> a Markdown report, a JSON score file; exits 1
               below --pass-mark
   lesson NN   runs one lesson's tests in a build folder and exits 0 only if every one of them
               passed (one GitHub Classroom autograding step per lesson)
-  points      writes a points table that lists every test of a reference run
-  classroom   writes .github/workflows/classroom.yml from the points table and
+  points      writes an instructor's points table that lists every test of a reference run
+  classroom   writes .github/workflows/classroom.yml from the lessons' points and
               tools/course/templates/classroom.yml.in
 
 Grading rules. A test scores its points only if it ran and passed. A GPU test that was skipped
@@ -16,10 +16,10 @@ build_lessons.py recorded it). A test of the points table, or of the build's tes
 missing from the report scores zero, "not run". The score is always taken against the whole
 table.
 
-Every lesson of the course (its lessons/NN_topic folders) is graded, worth its entry's points or
-the default; the points table's format is in points_table.py. Without a "tests" list, a lesson's
-points are shared by the tests the build registered (give --build-dir) or, failing that, found
-in the report. Test names are as ctest prints them after "<tree>/lessonNN/".
+Every lesson of the course (its lessons/NN_topic folders) is graded, worth its manifest's
+points unless an instructor's points table says otherwise (points_table.py). Without a "tests"
+list, a lesson's points are shared by the tests the build registered (give --build-dir) or,
+failing that, found in the report. Test names are as ctest prints them after "<tree>/lessonNN/".
 
 Exit status: 0 done (and at or above the pass mark), 1 below the pass mark (or, for `lesson`,
 not every test passed), 2 for bad usage or unreadable input.
@@ -30,12 +30,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from fractions import Fraction
 from pathlib import Path
 from typing import Dict, List, Optional
 
 from course.model import templates
-from course.model.cli import (Parser, jobs_option, lesson_number, make_dir, non_negative,
+from course.model.cli import (Parser, jobs_option, lesson_number, make_dir,
                               percentage, run_main, split_list, write_output)
 from course.model.course_model import (Build, CourseError, Lesson, LessonBuild, ROOT, TREES,
                                        find_lessons, lesson_by_number, read_build_status,
@@ -44,7 +43,8 @@ from course.model.ctest_results import ResultError, TestInfo, TestResult, list_t
 from course.model.trust import read_trust
 from course.grading import grade_tests
 from course.grading.grade_report import fmt, to_json, to_markdown
-from course.grading.points_table import load_points, whole_or_float
+from course.grading.points_table import (POINTS_RECORD, PointsTable, course_points, load_points,
+                                         whole_or_float)
 from course.grading.scoring import Grade, NOT_BUILT, NOT_GRADABLE, NOT_RUN, PASSED, score
 
 PROG = "grade"
@@ -121,10 +121,22 @@ def summary(grade: Grade, heading: str) -> List[str]:
     return lines + [f"  warning: {w}" for w in grade.warnings]
 
 
+def points_of(args, lessons: List[Lesson]) -> PointsTable:
+    """The points to grade with: --points (over the lessons' manifests); else the grader's
+    record in the build folder (written before any student code ran); else the course's
+    manifests and its instructor's table (tests/points.json) where it has one."""
+    if args.points is not None:
+        return load_points(args.points, lessons)
+    build_dir = getattr(args, "build_dir", None)
+    if build_dir is not None and (Build(build_dir).state_dir / POINTS_RECORD).is_file():
+        return load_points(Build(build_dir).state_dir / POINTS_RECORD, lessons)
+    return course_points(args.source_dir, lessons)
+
+
 def cmd_report(args) -> int:
-    table = load_points(args.points)
-    results = read_reports(args.junit)
     lessons = course_lessons(args.source_dir)
+    table = points_of(args, lessons)
+    results = read_reports(args.junit)
     graded = None
     if args.lessons:
         graded = [lesson_by_number(lessons, n).label for n in split_list(args.lessons)]
@@ -183,9 +195,9 @@ def cmd_lesson(args) -> int:
     lessons = course_lessons(args.source_dir)
     if lessons and label not in [lesson.label for lesson in lessons]:
         raise CourseError(f"this course has no lesson {args.lesson}")
-    table = load_points(args.points)
+    table = points_of(args, lessons)
     if table.get(label) is None:
-        raise CourseError(f"{args.points} gives no points to {label}")
+        raise CourseError(f"{table.path} gives no points to {label}")
     registered = registered_tests(args.build_dir)
     results = lesson_results(args, label)
     grade = score(table, results, registered, build_status(None, args.build_dir), args.tree,
@@ -208,9 +220,10 @@ def cmd_lesson(args) -> int:
 
 def cmd_points(args) -> int:
     results = read_reports(args.junit)
-    old = None
-    if args.output and str(args.output) != "-" and args.output.is_file():
-        old = load_points(args.output)
+    lessons_here = course_lessons(args.source_dir)
+    # Each lesson keeps the points it has: in the table written before, else in its manifest.
+    kept = load_points(args.output if args.output and str(args.output) != "-" and
+                       args.output.is_file() else None, lessons_here)
     lessons: Dict[str, Dict[str, int]] = {}
     for name in results:
         parts = split_test_name(name)
@@ -219,28 +232,26 @@ def cmd_points(args) -> int:
     if not lessons:
         raise CourseError(f"no {args.tree} lesson tests in the report")
     data: dict = {"lessons": {}}
-    if old is not None and old.default is not None:
-        data["default_lesson_points"] = whole_or_float(old.default)
     for label in sorted(lessons):
-        spec = old.get(label) if old else None
-        points = spec.points if spec else Fraction(args.lesson_points).limit_denominator(10 ** 6)
-        data["lessons"][label] = {"points": whole_or_float(points),
+        spec = kept.get(label)
+        if spec is None:
+            raise CourseError(f"the report has tests of {label}, which this course does not have")
+        data["lessons"][label] = {"points": whole_or_float(spec.points),
                                   "tests": dict(sorted(lessons[label].items()))}
     write_output(args.output, json.dumps(data, indent=2) + "\n")
     return 0
 
 
-def cmd_classroom(args) -> int:
-    table = load_points(args.points)
-    lessons = course_lessons(args.source_dir)
-    if not lessons:
-        raise CourseError(f"{args.source_dir} has no lessons")
+def classroom_workflow(course: Path, lessons: List[Lesson],
+                       points: Optional[PointsTable] = None) -> str:
+    """The GitHub Classroom workflow of these lessons: one step per lesson, worth its points
+    (the course's: its manifests and its instructor's table, unless `points` says)."""
+    table = points if points is not None else course_points(course, lessons)
     steps = []
     for lesson in lessons:
         spec = table.get(lesson.label)
         if spec is None:
-            raise CourseError(f"{args.points} gives no points to {lesson.label} (add it, or a "
-                              f"default_lesson_points)")
+            raise CourseError(f"{table.path} gives no points to {lesson.label}")
         if spec.points.denominator != 1:
             raise CourseError(f"{lesson.label}: Classroom scores are whole numbers, the table "
                               f"gives {fmt(spec.points)}")
@@ -248,8 +259,15 @@ def cmd_classroom(args) -> int:
                       "LABEL": lesson.label, "LABEL_UPPER": lesson.label.upper(),
                       "POINTS": str(int(spec.points))})
     runners = ",".join(lesson.label for lesson in lessons)
-    text = templates.render("classroom.yml.in", {"RUNNERS": runners}, {"lesson": steps})
-    write_output(args.output, text)
+    return templates.render("classroom.yml.in", {"RUNNERS": runners}, {"lesson": steps})
+
+
+def cmd_classroom(args) -> int:
+    lessons = course_lessons(args.source_dir)
+    if not lessons:
+        raise CourseError(f"{args.source_dir} has no lessons")
+    points = load_points(args.points, lessons) if args.points is not None else None
+    write_output(args.output, classroom_workflow(args.source_dir, lessons, points))
     return 0
 
 
@@ -260,13 +278,14 @@ def make_parser() -> Parser:
     ap.add_argument("--source-dir", type=Path, default=ROOT, help=argparse.SUPPRESS)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    default_points = ROOT / "tests" / "points.json"
+    points_help = ("an instructor's points table over the lessons' manifests (default: the "
+                   "grader's record in the build folder, else tests/points.json where there is "
+                   "one, else the manifests alone)")
 
     p = sub.add_parser("report", help="score JUnit results: Markdown, JSON, exit status")
     p.add_argument("--junit", type=Path, action="append", required=True,
                    help="ctest's JUnit output (--output-junit); repeat to merge several")
-    p.add_argument("--points", type=Path, default=default_points,
-                   help="the points table (default: tests/points.json)")
+    p.add_argument("--points", type=Path, help=points_help)
     p.add_argument("--build-dir", type=Path,
                    help="the build folder the tests ran in: its test list finds tests that did "
                         "not run and programs that are not built")
@@ -284,7 +303,7 @@ def make_parser() -> Parser:
     p = sub.add_parser("lesson", help="run one lesson's tests; exit 0 only if all passed")
     p.add_argument("lesson", type=lesson_number, help="lesson number, e.g. 03")
     p.add_argument("--build-dir", type=Path, required=True)
-    p.add_argument("--points", type=Path, default=default_points)
+    p.add_argument("--points", type=Path, help=points_help)
     p.add_argument("--tree", choices=TREES, default="student")
     p.add_argument("--junit", type=Path, help="read this report instead of running the tests")
     p.add_argument("--not-isolated", action="store_true",
@@ -295,13 +314,13 @@ def make_parser() -> Parser:
     p = sub.add_parser("points", help="a points table listing every test of a reference run")
     p.add_argument("--junit", type=Path, action="append", required=True)
     p.add_argument("--tree", choices=TREES, default="solution")
-    p.add_argument("--lesson-points", type=non_negative, default=10,
-                   help="points of a lesson the output file does not have yet (default 10)")
-    p.add_argument("--output", "-o", type=Path, help="the table to write (its lessons' points are kept)")
+    p.add_argument("--output", "-o", type=Path,
+                   help="the table to write (a lesson keeps the points it has there, else its "
+                        "manifest's)")
     p.set_defaults(func=cmd_points)
 
-    p = sub.add_parser("classroom", help="write the GitHub Classroom workflow from the points table")
-    p.add_argument("--points", type=Path, default=default_points)
+    p = sub.add_parser("classroom", help="write the GitHub Classroom workflow from the lessons' points")
+    p.add_argument("--points", type=Path, help=points_help)
     p.add_argument("--output", "-o", type=Path, help="default: stdout")
     p.set_defaults(func=cmd_classroom)
     return ap

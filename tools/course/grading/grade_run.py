@@ -40,6 +40,7 @@ from course.model.cli import (Parser, default_jobs, module_command, percentage, 
 from course.model.course_model import (Build, CourseError, build_status_json, find_lessons,
                                        lesson_by_number)
 from course.grading import grade_tests, grade_tree
+from course.grading.points_table import POINTS_RECORD, course_points, table_json
 
 PROG = "grade_run"
 #: Where the grader keeps its own records in the build folder (the sandbox cannot write it).
@@ -113,6 +114,10 @@ def grade(args) -> int:
     for line in tree.lines():
         print(f"  {line}")
     write_text_atomic(records / "overlay.json", tree.as_json())
+    # The points, from the pinned course's manifests (and its instructor's table), recorded
+    # before any student code runs: the report scores from this record.
+    write_text_atomic(records / POINTS_RECORD,
+                      table_json(course_points(course, find_lessons(course))))
 
     gpu_name, gpu_why = machine.gpu()
     # Nothing can grade GPU tests without a GPU: their programs are then not built (the tests
@@ -158,8 +163,9 @@ def grade(args) -> int:
     print(f"   {passed} of {len(verdicts)} tests passed")
 
     say("the report")
-    report = [*module_command("course.grading.grade"), "report", "--junit", str(build_dir / "junit.xml"), "--build-dir", str(build_dir),
-              "--points", str(course / "tests" / "points.json"), "--heading", args.heading,
+    report = [*module_command("course.grading.grade"), "report", "--junit",
+              str(build_dir / "junit.xml"), "--build-dir", str(build_dir),
+              "--points", str(records / POINTS_RECORD), "--heading", args.heading,
               "--markdown", str(build_dir / "grade.md"), "--json", str(build_dir / "score.json")]
     if lessons:
         report += ["--lessons", ",".join(lessons)]

@@ -31,7 +31,9 @@ from typing import Dict, List, Optional
 from course.model.cli import Parser, run_main, split_list, write_text_atomic
 from course.model.course_model import (CourseError, Lesson, STUDENT_FILE_PATTERN, find_lessons,
                                        is_inside, lesson_by_number)
+from course.model.manifest import MANIFEST
 from course.model.starters import git
+from course.grading.points_table import INSTRUCTOR_TABLE
 
 PROG = "grade_tree"
 
@@ -116,6 +118,10 @@ def overlay(student: Path, course: Path, lessons: Optional[List[str]] = None,
         from course.policy import exercise_policy
         exercise_policy.load_lexer()  # fail now, before anything is copied
     all_lessons = find_lessons(course)
+    # The facts the grade reads (the lessons' manifests: their policy, their points; the
+    # instructor's points table) as pinned, whatever an earlier grading left on disk.
+    restore_pinned(course, [f"{lesson.rel_dir}/{MANIFEST}" for lesson in all_lessons] +
+                   [INSTRUCTOR_TABLE.as_posix()])
     chosen = {lesson_by_number(all_lessons, n).label for n in lessons} if lessons else None
     result = Overlay(policy)
     for lesson in all_lessons:
@@ -160,6 +166,26 @@ def course_starters(course: Path, lesson: Lesson) -> Dict[str, bytes]:
                 raise CourseError(f"cannot read {path} at the course's HEAD")
             files[name] = blob.stdout
     return files
+
+
+def restore_pinned(course: Path, paths: List[str]) -> None:
+    """Puts these files of the course back as its pinned commit (its git HEAD) has them, and
+    removes those it does not have; nothing where the course is not a git checkout."""
+    if git(course, "rev-parse", "--verify", "HEAD").returncode != 0:
+        return
+    for rel in paths:
+        pinned = git(course, "show", f"HEAD:{rel}", binary=True)
+        target = course / rel
+        try:
+            if pinned.returncode != 0:
+                if target.exists() or target.is_symlink():
+                    target.unlink()
+            elif target.is_symlink() or not target.is_file() or target.read_bytes() != pinned.stdout:
+                if target.is_symlink():
+                    target.unlink()
+                target.write_bytes(pinned.stdout)
+        except OSError as e:
+            raise CourseError(f"cannot restore {target}: {e.strerror or e}") from None
 
 
 def _write(lesson: Lesson, files: Dict[str, bytes]) -> bool:

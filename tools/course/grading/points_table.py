@@ -1,4 +1,5 @@
-"""The points table of the grade report (JSON; tests/points.json is the course's):
+"""The points of a grade: each lesson's manifest says what it is worth (lesson.json, "points");
+an instructor's points table may say otherwise, in the same JSON as the grader's record of it:
 
   {"default_lesson_points": 10,
    "role_weights": {"exercise": 1, "guard": 0},
@@ -6,9 +7,12 @@
                "lesson03": {"points": 15, "tests": {"Banks.BankOfMatchesTheModel": 2,
                                                     "hidden/Extra.Case": 1}}}}
 
-A lesson is worth its entry's points or the default. Its points are shared by its tests in
-proportion to their weights: by role unless "tests" says otherwise (guards weigh 0 by default:
-they pass on the starter as shipped). With "tests", that list is the lesson's whole list."""
+A lesson is worth the table's entry, else the table's default, else its manifest's points. Its
+points are shared by its tests in proportion to their weights: by role unless "tests" says
+otherwise (guards weigh 0 by default: they pass on the starter as shipped). With "tests", that
+list is the lesson's whole list. The instructor's table of a course is tests/points.json, where
+there is one. The grader writes the table it grades with (every lesson's points, resolved) into
+its records before any student code runs, and scores from that record."""
 
 from __future__ import annotations
 
@@ -16,9 +20,9 @@ import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, Optional, Sequence
 
-from course.model.course_model import CourseError, ROLES, parse_lesson_number
+from course.model.course_model import CourseError, Lesson, ROLES, parse_lesson_number
 
 DEFAULT_ROLE_WEIGHTS = {"exercise": Fraction(1), "guard": Fraction(0)}
 
@@ -111,21 +115,57 @@ def _lesson_points(label: str, spec, default: Optional[Fraction], where: str) ->
     return LessonPoints(points, tests)
 
 
-def load_points(path: Path) -> PointsTable:
-    """Reads and checks a points table. Raises CourseError (one line) when it is wrong."""
+#: An instructor's points table in a course, where there is one.
+INSTRUCTOR_TABLE = Path("tests") / "points.json"
+#: The grader's record of the points it grades with, in the build's state folder.
+POINTS_RECORD = "points.json"
+
+
+def load_points(path: Optional[Path], lessons: Sequence[Lesson] = ()) -> PointsTable:
+    """The points of a grade: the lessons' manifests, then the table at `path` (an instructor's,
+    or the grader's record) over them. Raises CourseError (one line) when either is wrong."""
+    table = {lesson.label: LessonPoints(_number(lesson.manifest.points,
+                                                f"{lesson.rel_dir}/lesson.json: points"))
+             for lesson in lessons}
+    if path is None:
+        if not table:
+            raise CourseError("no lessons and no points table: nothing to grade")
+        return PointsTable(table, None, "the lessons' manifests")
     data = _read_json(path)
     role_weights = _role_weights(data, path)
-    lessons = data.get("lessons", {})
-    if not isinstance(lessons, dict):
+    given = data.get("lessons", {})
+    if not isinstance(given, dict):
         raise CourseError(f"{path}: \"lessons\" must be an object like {{\"lesson01\": 10}}")
     default = None
     if "default_lesson_points" in data:
         default = _number(data["default_lesson_points"], f"{path}: default_lesson_points")
-    table = {label: _lesson_points(label, spec, default, f"{path}: lessons.{label}")
-             for label, spec in lessons.items()}
+        table = {label: LessonPoints(default) for label in table}
+    table.update({label: _lesson_points(label, spec, default, f"{path}: lessons.{label}")
+                  for label, spec in given.items()})
     if not table and default is None:
         raise CourseError(f"{path}: no lessons and no default_lesson_points: nothing to grade")
     return PointsTable(table, default, str(path), role_weights)
+
+
+def course_points(course: Path, lessons: Sequence[Lesson]) -> PointsTable:
+    """A course's points: its lessons' manifests, with its instructor's table where it has
+    one (tests/points.json)."""
+    own = course / INSTRUCTOR_TABLE
+    return load_points(own if own.is_file() else None, lessons)
+
+
+def table_json(table: PointsTable) -> str:
+    """A points table as the grader records it: every lesson with its points (and its tests'
+    weights where the table gives them), and the role weights."""
+    lessons = {}
+    for label, spec in sorted(table.lessons.items()):
+        entry: dict = {"points": whole_or_float(spec.points)}
+        if spec.tests is not None:
+            entry["tests"] = {name: whole_or_float(w) for name, w in spec.tests.items()}
+        lessons[label] = entry
+    data = {"role_weights": {role: whole_or_float(w) for role, w in table.role_weights.items()},
+            "lessons": lessons}
+    return json.dumps(data, indent=1) + "\n"
 
 
 def whole_or_float(x: Fraction):

@@ -51,11 +51,10 @@ def _number(convert: Callable, what: str, ok: Callable, out_of_range: str):
     return parse
 
 
-#: Argument types: jobs (1-1024), seconds (0-60], a number >= 0, a percentage, a lesson number.
+#: Argument types: jobs (1-1024), seconds (0-60], a percentage, a lesson number.
 positive_int = _number(int, "a whole number", lambda v: 1 <= v <= 1024, "{} is out of range (1-1024)")
 seconds = _number(float, "a number of seconds", lambda v: 0 < v <= 60,
                   "{} is out of range (more than 0, at most 60 seconds)")
-non_negative = _number(float, "a number", lambda v: v >= 0, "{} is negative")
 percentage = _number(lambda t: float(t.strip().rstrip("%")), "a percentage (e.g. 60)",
                      lambda v: 0 <= v <= 100, "{} is not between 0 and 100")
 lesson_number = typed(parse_lesson_number)

@@ -1,7 +1,8 @@
 """The course as its tools see it.
 
-- The lessons: every lessons/NN_topic folder, with its number, label (`lesson03`), title (the
-  README's `# Lesson 03: Title`), README, graded hints (hints.md) and the files a student edits.
+- The lessons: every lessons/NN_topic folder, with its number, label (`lesson03`), its facts
+  (its manifest, lesson.json: title, points, what it needs; model/manifest.py), README, graded
+  hints (hints.md) and the files a student edits.
 - The tests: two trees (student, solution), ctest names `<tree>/lessonNN/<Suite.Name>`, labels
   (lessonNN, the tree, exercise|guard, cpu|gpu|perf, hidden) and the test programs behind them
   (`lessonNN_<tree>_cpu`, `lessonNN_<tree>_gpu`, `..._hidden_...`, `kit_cpu`, `kit_gpu`).
@@ -25,6 +26,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, NamedTuple, Optional
+
+from course.model.errors import CourseError
+from course.model.manifest import MANIFEST, Manifest, read_manifest
 
 #: The course's root folder (this file is tools/course/model/course_model.py).
 ROOT = Path(__file__).resolve().parents[3]
@@ -83,10 +87,6 @@ _TITLE = re.compile(r"^#\s+Lesson\s+\d+\s*[:.\-]\s*(.+?)\s*$", re.I)
 _HINT_HEADING = re.compile(r"^##\s+Hint\s+(\d+)\b.*$", re.I)
 
 
-class CourseError(Exception):
-    """An error the user can fix, said in one line (the tools print it and exit non-zero)."""
-
-
 # ------------------------------------------------------------------------------------------
 # Lessons
 # ------------------------------------------------------------------------------------------
@@ -137,8 +137,19 @@ class Lesson:
         return topic[:1].upper() + topic[1:]
 
     @property
+    def manifest(self) -> Manifest:
+        """The lesson's facts, lessons/NN_topic/lesson.json (model/manifest.py). Raises
+        CourseError, naming the file, when it is missing or not a manifest."""
+        return read_manifest(self.dir, self.number, f"{self.rel_dir}/{MANIFEST}")
+
+    @property
     def title(self) -> str:
-        """The README's `# Lesson NN: Title`, or the folder's topic when there is no README."""
+        """'Banks, words and wavefronts': the manifest's title (the README's first line says
+        `# Lesson 01: ` and the same)."""
+        return self.manifest.title
+
+    def readme_title(self) -> Optional[str]:
+        """The title the README's first line gives (`# Lesson NN: Title`), None without one."""
         try:
             with self.readme.open(encoding="utf-8", errors="replace") as f:
                 for line in f:
@@ -149,7 +160,7 @@ class Lesson:
                         break
         except OSError:
             pass
-        return self.topic
+        return None
 
     @property
     def heading(self) -> str:

@@ -1,11 +1,9 @@
 """The lesson table of the course's README.md, between `<!-- lesson-table -->` and
-`<!-- /lesson-table -->`: one row per lesson, in order, with its number, its README's title
-linked, and what it teaches.
+`<!-- /lesson-table -->`: one row per lesson, in order, with its number, its title linked to its
+README, and what it teaches, all from its manifest (lessons/NN_topic/lesson.json).
 
-The number, title and link come from the lessons; "what it teaches" is written in the table
-and kept when the table is rewritten (a new lesson gets a placeholder that the check refuses).
-`python3 tools/docs/readme_blocks.py write` rewrites the table; its `check` (a CPU test) names
-each lesson whose row is stale."""
+`./course-admin regenerate` (or `cmake --build <dir> --target docs-sync`) rewrites the table;
+the check of tools/docs/readme_blocks.py (a CPU test) names each lesson whose row is stale."""
 
 from __future__ import annotations
 
@@ -17,12 +15,11 @@ from course.model.course_model import CourseError, Lesson
 BEGIN = "<!-- lesson-table -->"
 END = "<!-- /lesson-table -->"
 HEADER = ["| # | lesson | what it teaches |", "|---|---|---|"]
-PLACEHOLDER = "(say what it teaches)"
-_ROW = re.compile(r"^\|\s*(\d\d)\s*\|\s*\[(.*?)\]\((.*?)\)\s*\|\s*(.*?)\s*\|\s*$")
-REWRITE = "`python3 tools/docs/readme_blocks.py write` rewrites it"
+_ROW = re.compile(r"^\|\s*(\d\d)\s*\|")
+REWRITE = "`./course-admin regenerate` rewrites it"
 
 
-def _table(text: str, where: str) -> Tuple[List[str], int, int, Dict[str, re.Match]]:
+def _table(text: str, where: str) -> Tuple[List[str], int, int, Dict[str, str]]:
     """(the text's lines, the index of the opening marker, of the closing one, each row of the
     table by lesson number)."""
     lines = text.split("\n")
@@ -34,28 +31,22 @@ def _table(text: str, where: str) -> Tuple[List[str], int, int, Dict[str, re.Mat
     for line in lines[begin[0] + 1:end[0]]:
         m = _ROW.match(line.strip())
         if m:
-            rows[m.group(1)] = m
+            rows[m.group(1)] = line.strip()
     return lines, begin[0], end[0], rows
 
 
-def teaches(text: str, where: str = "README.md") -> Dict[str, str]:
-    """Lesson number -> what the table says it teaches."""
-    return {number: m.group(4) for number, m in _table(text, where)[3].items()}
+def row(lesson: Lesson) -> str:
+    return f"| {lesson.number} | [{lesson.title}]({lesson.rel_readme}) | {lesson.manifest.teaches} |"
 
 
-def row(lesson: Lesson, what: str) -> str:
-    return f"| {lesson.number} | [{lesson.title}]({lesson.rel_readme}) | {what} |"
-
-
-def render(lessons: List[Lesson], known: Dict[str, str]) -> List[str]:
-    return HEADER + [row(lesson, known.get(lesson.number) or PLACEHOLDER) for lesson in lessons]
+def render(lessons: List[Lesson]) -> List[str]:
+    return HEADER + [row(lesson) for lesson in lessons]
 
 
 def rewrite(text: str, lessons: List[Lesson], where: str = "README.md") -> str:
-    """The text with its lesson table made from the lessons (what they teach is kept)."""
+    """The text with its lesson table made from the lessons' manifests."""
     lines, begin, end, _ = _table(text, where)
-    table = render(lessons, teaches(text, where))
-    return "\n".join(lines[:begin + 1] + table + lines[end:])
+    return "\n".join(lines[:begin + 1] + render(lessons) + lines[end:])
 
 
 def problems(text: str, lessons: List[Lesson], where: str = "README.md") -> List[str]:
@@ -63,20 +54,17 @@ def problems(text: str, lessons: List[Lesson], where: str = "README.md") -> List
     lines, begin, end, rows = _table(text, where)
     found = []
     for lesson in lessons:
-        m = rows.get(lesson.number)
-        name = f"lesson {lesson.number} ({lesson.title})"
-        if m is None:
-            found.append(f"{where}: {name} is not in the lesson table; {REWRITE}")
-        elif m.group(2) != lesson.title or m.group(3) != lesson.rel_readme:
-            found.append(f"{where}: lesson {lesson.number}: the lesson table says "
-                         f"[{m.group(2)}]({m.group(3)}), its README is "
-                         f"[{lesson.title}]({lesson.rel_readme}); {REWRITE}")
-        elif not m.group(4) or m.group(4) == PLACEHOLDER:
-            found.append(f"{where}: {name}: say what it teaches in the lesson table")
+        have = rows.get(lesson.number)
+        if have is None:
+            found.append(f"{where}: lesson {lesson.number} ({lesson.title}) is not in the lesson "
+                         f"table; {REWRITE}")
+        elif have != row(lesson):
+            found.append(f"{where}: lesson {lesson.number}: the lesson table says '{have}', its "
+                         f"manifest '{row(lesson)}'; {REWRITE}")
     numbers = {lesson.number for lesson in lessons}
     for number in sorted(set(rows) - numbers):
         found.append(f"{where}: the lesson table lists lesson {number}, which the course does "
                      f"not have; {REWRITE}")
-    if not found and lines[begin + 1:end] != render(lessons, teaches(text, where)):
+    if not found and lines[begin + 1:end] != render(lessons):
         found.append(f"{where}: the lesson table is not in the lessons' order or form; {REWRITE}")
     return found

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 
-#: Left out: the solutions, the course's own CI, the maintainers' command and its room (ci/: the
-#: student repository is made there), and the tools' tests that need what is left out.
+#: Left out: the solutions, the course's own CI, the maintainers' command and its rooms (ci/: the
+#: student repository is made there; authoring/ and the lesson template), and the tools' tests
+#: that need what is left out.
 LEFT_OUT = ("solutions", ".ci", ".github/workflows/ci.yml", "course-admin", "tools/course/ci",
+            "tools/course/authoring", "tools/course/templates/lesson",
+            "tools/course/tests/test_new_lesson.py",
             "tools/course/tests/test_check_answers.py",
             "tools/course/tests/test_cpu_kernel_mistakes.py",
             "tools/course/tests/test_batched_tests.py", "tools/course/tests/test_fail_first.py",

@@ -8,7 +8,8 @@ lesson's folder — README.md, demo.hpp, demo.cu, internal.cuh, the starter's ow
 pictures under images/ — except hints.md, which the student asks for one hint at a time and
 whose last hint is the idea by design; nor in the course's own pages (COURSE_PAGES: the
 course README, docs/*.md, the kit's headers). Found anyway: a finding, with the file and line,
-unless EXCEPTIONS lists that place with its reason.
+unless the lesson's manifest (lessons/NN_topic/lesson.json, `answer_exceptions`) lists that
+place with its reason.
 
 The same run also checks, mechanically:
   - no README has a heading about answers (the answers are in solutions/NN_topic/answers.md,
@@ -32,7 +33,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -40,6 +40,7 @@ from course.model import answers
 from course.model.cli import Parser, lesson_number, run_main
 from course.model.course_model import (CourseError, HINTS_FILE, Lesson, ROOT, STUDENT_FILE_PATTERN,
                                        find_lessons)
+from course.model.manifest import MANIFEST, AnswerException
 from course.policy.answer_units import (CXX_SUFFIXES, Token, Unit, answer_units, code_tokens,
                                         declaration_at, occurrences, section_of, sections,
                                         statement_start, text_tokens, view_tokens)
@@ -53,37 +54,6 @@ WHAT_YOU_SHOULD_SEE = "What you should see"
 #: Suffixes of a lesson folder's text files (anything else is a picture format or binary).
 TEXT_SUFFIXES = {".md", ".hpp", ".cuh", ".cu", ".cpp", ".h", ".svg", ".txt"}
 
-
-@dataclass(frozen=True)
-class Exception_:
-    """A place where an answer may stand, and why.
-
-    lesson: "01"; file: the file under lessons/NN_topic; where: for a README, the `##` section;
-    for C++, the declaration that holds the answer (or that the comment holding it documents);
-    origin: what the answer is (the solution's declaration or function, as --units names it).
-    """
-
-    lesson: str
-    file: str
-    where: str
-    origin: str
-    reason: str
-
-
-#: Every place an answer may stand, with its reason. An exercise's own answer never: a twin (a
-#: conflict-free reference kernel's layout) is in the tests or its kernel family's home.
-EXCEPTIONS: Tuple[Exception_, ...] = (
-    Exception_("01", "README.md", "Background", "bank_of",
-               "the Background gives the bank formula: the exercise is to write it in C++"),
-    Exception_("01", "README.md", "Background", "word_of",
-               "the Background gives the word formula: the exercise is to write it in C++"),
-    Exception_("03", "demo.hpp", "PaddedTile", "kTilePitch",
-               "the padded demo (float[32][33]) that Predict asks about shows the technique; "
-               "the exercise applies it to another kernel's tile (score_rows)"),
-    Exception_("11", "docs/measurements.md", "The lessons' demos and exercises", "Read128Layout",
-               "lesson 08's demos, measured: lesson 08 teaches Swizzle<3, 2, 3> as the swizzle "
-               "of 16-byte chunks; lesson 11's exercise is to find it in the TMA's 128B mode"),
-)
 
 #: The course's own pages a student reads whatever the lesson (README.md, docs/*.md: the site;
 #: the kit's headers: its API pages): no lesson's answer may stand there either.
@@ -143,17 +113,19 @@ def where_in(path: Path, text: str, tokens: Sequence[Token], line: int) -> Tuple
     return "", line
 
 
-def exception_for(lesson: Lesson, rel: str, where: str, origin: str) -> Optional[Exception_]:
-    for e in EXCEPTIONS:
-        if (e.lesson, e.file, e.where, e.origin) == (lesson.number, rel, where, origin):
-            return e
+def exception_for(lesson: Lesson, rel: str, where: str,
+                  origin: str) -> Optional[Tuple[str, AnswerException]]:
+    """The lesson's answer exception (its manifest's `answer_exceptions`) for this place."""
+    for e in lesson.manifest.answer_exceptions:
+        if (e.file, e.where, e.origin) == (rel, where, origin):
+            return lesson.number, e
     return None
 
 
 def answers_in_view(view_root: Path, answers_root: Path, lesson: Lesson, used: set,
                     files: Optional[List[Path]] = None, base: Optional[Path] = None) -> List[Finding]:
     """Findings for the lesson's answers in `files` (default: the lesson's folder), named from
-    `base` (default: the lesson's folder) in EXCEPTIONS."""
+    `base` (default: the lesson's folder) in the manifest's answer exceptions."""
     units = lesson_units(answers_root, lesson)
     findings = []
     base = base or view_root / "lessons" / lesson.folder
@@ -283,12 +255,12 @@ def check(view_root: Path, answers_root: Path, numbers: Sequence[str],
         notes.append("bank-map commands and pictures: not checked (no --bank-map)")
     if build_dir is None:
         notes.append("the starter's failure messages: not checked (no --build-dir)")
-    checked = {x.number for x in with_solution}
-    for e in EXCEPTIONS:
-        if e.lesson in checked and e not in used:
-            findings.append(Finding(Path(__file__).resolve().relative_to(ROOT).as_posix(), 0,
-                                    f"the exception for lesson {e.lesson} {e.file} ({e.where}, "
-                                    f"{e.origin}) matches nothing any more: remove it"))
+    for lesson in with_solution:
+        for i, e in enumerate(lesson.manifest.answer_exceptions):
+            if (lesson.number, e) not in used:
+                findings.append(Finding(f"{lesson.rel_dir}/{MANIFEST}", 0,
+                                        f"answer_exceptions[{i}] ({e.file}, {e.where}, {e.origin}) "
+                                        f"matches nothing any more: remove it"))
     return findings, notes
 
 

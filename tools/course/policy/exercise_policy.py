@@ -265,14 +265,15 @@ def _rules_key(course: Path, lesson: Lesson, starter_files: Dict[str, bytes],
 
 
 def _base_rules(lesson: Lesson, cache_dir: Optional[Path]) -> LessonRules:
-    """The lists of exercise_rules.py for a lesson, and the library's names."""
-    extras = rules.LESSON_EXTRAS.get(lesson.number, {})
+    """The lists of exercise_rules.py and the lesson manifest's `policy` for a lesson, and the
+    library's names."""
+    extras = lesson.manifest.policy  # the course's copy: grading reads the pinned course's
     r = LessonRules(
         lesson=lesson.number, namespace=lesson.label,
         headers=set(rules.LESSON_HEADERS) | set(rules.KIT_HEADERS) | set(rules.SYSTEM_HEADERS)
-        | set(extras.get("headers", ())),
-        names=set(rules.CUDA_NAMES) | set(rules.C_NAMES) | set(extras.get("names", ())),
-        std_names=set(rules.STD_NAMES) | set(extras.get("std", ())),
+        | set(extras.headers),
+        names=set(rules.CUDA_NAMES) | set(rules.C_NAMES) | set(extras.names),
+        std_names=set(rules.STD_NAMES) | set(extras.std),
         library=library_names(cache_dir))
     r.names.add("std")
     return r

@@ -8,8 +8,9 @@ library's system calls. Everything an exercise may name from outside its own fil
 here or declared by the course's own headers that it may include; anything else is refused.
 
 Adding a lesson: its starter and reference solution must pass the policy (a test checks every
-lesson). If the solution needs a standard or CUDA name that is not listed, add it to
-LESSON_EXTRAS under the lesson's number, never to DENIED's neighbours.
+lesson). If the solution needs a standard or CUDA name, or a header, that is not listed, add it
+to the lesson's manifest (lessons/NN_topic/lesson.json, `policy`: headers, std, names), never to
+the course-wide lists.
 """
 
 from __future__ import annotations
@@ -90,28 +91,6 @@ STD_NAMES = frozenset({
     "trunc", "fabs", "fmod", "fma", "fmin", "fmax", "hypot", "sin", "cos", "tan", "isfinite",
     "isnan", "isinf",
 })
-
-#: What a lesson may use beyond the course-wide lists: lesson 10's exercise is host code
-#: around the CUDA runtime (events, the occupancy API) that collects and sorts its times.
-LESSON_EXTRAS: Dict[str, Dict[str, Tuple[str, ...]]] = {
-    "10": {
-        "headers": ("vector", "algorithm", "numeric", "stdexcept"),
-        "std": ("vector", "sort", "nth_element", "partial_sort", "min_element", "max_element",
-                "accumulate", "begin", "end", "size", "runtime_error", "invalid_argument",
-                "logic_error", "out_of_range", "domain_error"),
-        "names": ("cudaGetDevice", "cudaDeviceGetAttribute", "cudaDevAttr*",
-                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
-                  "cudaOccupancyMaxPotentialBlockSize", "cudaOccupancyAvailableDynamicSMemPerBlock",
-                  "cudaFuncGetAttributes", "cudaFuncAttributes", "cudaGetDeviceProperties",
-                  "cudaDeviceProp", "cudaEvent_t", "cudaEventCreate", "cudaEventCreateWithFlags",
-                  "cudaEventDefault", "cudaEventBlockingSync", "cudaEventRecord",
-                  "cudaEventSynchronize", "cudaEventElapsedTime", "cudaEventDestroy",
-                  "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaGetLastError",
-                  "cudaPeekAtLastError", "cudaGetErrorString", "cudaMalloc", "cudaFree",
-                  "cudaMemset", "cudaMemcpy", "cudaMemcpyDeviceToHost", "cudaMemcpyHostToDevice",
-                  "cudaMemcpyDeviceToDevice"),
-    },
-}
 
 # ------------------------------------------------------------------------------------------
 # Names an exercise may never use or declare, by what they are for. They are refused even

@@ -63,17 +63,29 @@ def exercise_hpp(number: str = "01") -> str:
     return EXERCISE_HPP.replace("NN", number)
 
 
+def manifest(folder: str, title: str, points: int = 10) -> str:
+    """A lesson's manifest (lesson.json) as the course writes one."""
+    return json.dumps({"lesson": folder[:2], "title": title, "teaches": f"{title.lower()}",
+                       "points": points, "kernel_on_cpu": False,
+                       "gpu": {"compute_capability": "7.5", "tma": False, "ldmatrix": False,
+                               "counters": False}}, indent=2) + "\n"
+
+
 def make_course(root: Path, lessons: Optional[Dict[str, str]] = None,
                 hints: Optional[Dict[str, str]] = None) -> Path:
-    """A course tree with lessons/NN_topic/{README.md, hints.md, exercise.hpp, exercise.cu,
-    demo.hpp}. By default one lesson, 01_no_conflict, with README_01 and HINTS_01; a lesson
-    given with no README (None) has neither file unless `hints` gives it one."""
+    """A course tree with lessons/NN_topic/{lesson.json, README.md, hints.md, exercise.hpp,
+    exercise.cu, demo.hpp}. By default one lesson, 01_no_conflict, with README_01 and HINTS_01; a
+    lesson given with no README (None) has neither file unless `hints` gives it one, and the
+    folder's topic for its title."""
     if lessons is None:
         lessons = {"01_no_conflict": README_01}
         hints = {"01_no_conflict": HINTS_01} if hints is None else hints
     for folder, readme in lessons.items():
         d = root / "lessons" / folder
         d.mkdir(parents=True)
+        heading = re.match(r"^# Lesson \d+: (.+)$", readme or "", re.M)
+        title = heading.group(1) if heading else folder[3:].replace("_", " ").capitalize()
+        (d / "lesson.json").write_text(manifest(folder, title))
         if readme is not None:
             (d / "README.md").write_text(readme)
         if (hints or {}).get(folder) is not None:

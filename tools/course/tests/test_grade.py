@@ -8,7 +8,7 @@ import json
 import unittest
 
 from course_testing import (FIXTURES, ToolTest, have_yaml, junit_case, junit_file, make_build,
-                            make_course, passing_output)
+                            make_course, manifest, passing_output)
 from course.grading.sandbox import Sandbox
 
 ALL_PASSING = "junit-solution-allpass.xml"  # recorded on a GPU: every test of the solutions
@@ -187,6 +187,8 @@ class GradeReport(ToolTest):
 
     def test_a_lesson_with_no_results_scores_zero(self):
         (self.source / "lessons" / "02_stride_two").mkdir()
+        (self.source / "lessons" / "02_stride_two" / "lesson.json").write_text(
+            manifest("02_stride_two", "Stride two", points=7))
         self.points.write_text('{"default_lesson_points": 5, "lessons": {"lesson01": 10}}')
         self.grade()
         data = self.score()
@@ -237,6 +239,34 @@ class GradeReport(ToolTest):
         proc = self.run_tool("course.grading.grade", "report", "--junit", FIXTURES / "junit-student-nogpu.xml")
         self.assertEqual(proc.returncode, 0, proc.stderr)
 
+    def test_each_lesson_is_worth_its_manifests_points(self):
+        (self.source / "lessons" / "01_no_conflict" / "lesson.json").write_text(
+            manifest("01_no_conflict", "Banks, words and wavefronts", points=7))
+        proc = self.run_tool("course.grading.grade", "--source-dir", self.source, "report",
+                             "--junit", FIXTURES / "junit-student-nogpu.xml", "--json", self.json)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.score()["total"]["max"], 7.0)
+
+    def test_an_instructors_table_overrides_the_lessons_it_names(self):
+        (self.source / "lessons" / "02_stride_two").mkdir()
+        (self.source / "lessons" / "02_stride_two" / "lesson.json").write_text(
+            manifest("02_stride_two", "Stride two", points=7))
+        self.points.write_text('{"lessons": {"lesson01": 3}}')
+        self.grade()
+        lessons = self.score()["lessons"]
+        self.assertEqual((lessons["lesson01"]["max"], lessons["lesson02"]["max"]), (3.0, 7.0))
+        # The course's own instructor table (tests/points.json) is read where there is one.
+        (self.source / "tests" / "points.json").write_text('{"default_lesson_points": 5}')
+        proc = self.run_tool("course.grading.grade", "--source-dir", self.source, "report",
+                             "--junit", FIXTURES / "junit-student-nogpu.xml", "--json", self.json)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        lessons = self.score()["lessons"]
+        self.assertEqual((lessons["lesson01"]["max"], lessons["lesson02"]["max"]), (5.0, 5.0))
+
+    def test_a_broken_manifest_is_one_line(self):
+        (self.source / "lessons" / "01_no_conflict" / "lesson.json").write_text('{"lesson": "01"}')
+        self.assertOneLineError(self.grade(), 2, "lessons/01_no_conflict/lesson.json")
+
 
 class GradeErrors(ToolTest):
     def setUp(self) -> None:
@@ -274,10 +304,8 @@ class GradeErrors(ToolTest):
                               ('{"lessons": {"lesson01": {"pts": 1}}}', "unknown key 'pts'"),
                               ('{"lessons": {"lesson01": {"tests": {"A.B": 0}}}}', "add up to 0"),
                               ('{"lesson": {}}', "unknown key 'lesson'"),
-                              ('{"lessons": {}}', "nothing to grade"),
                               ('{"role_weights": {"demo": 1}, "lessons": {"lesson01": 1}}', "role_weights"),
-                              ('{"role_weights": {"guard": -1}, "lessons": {"lesson01": 1}}', "negative"),
-                              ('{"lessons": {"lesson02": 3}}', "gives no points to lesson01")):
+                              ('{"role_weights": {"guard": -1}, "lessons": {"lesson01": 1}}', "negative")):
             with self.subTest(text=text):
                 bad.write_text(text)
                 self.assertOneLineError(self.report(junit, points=bad), 2, message)
@@ -348,20 +376,22 @@ class LessonStep(ToolTest):
 class PointsAndClassroom(ToolTest):
     def test_points_lists_every_test_of_a_reference_run(self):
         out = self.tmp / "points.json"
-        proc = self.run_tool("course.grading.grade", "points", "--junit", FIXTURES / "junit-l01-h200.xml",
-                             "--lesson-points", "12", "--output", out)
+        points = "--source-dir", make_course(self.tmp / "course"), "points"
+        proc = self.run_tool("course.grading.grade", *points, "--junit",
+                             FIXTURES / "junit-l01-h200.xml", "--output", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         data = json.loads(out.read_text())
-        self.assertEqual(data["lessons"]["lesson01"]["points"], 12)
+        self.assertEqual(data["lessons"]["lesson01"]["points"], 10, "the manifest's points")
         self.assertEqual(len(data["lessons"]["lesson01"]["tests"]), 15)
-        # Kept when written again; and the table it wrote grades.
-        proc = self.run_tool("course.grading.grade", "points", "--junit", FIXTURES / "junit-l01-h200.xml",
-                             "--output", out)
+        # An instructor's points are kept when the table is written again.
+        data["lessons"]["lesson01"]["points"] = 12
+        out.write_text(json.dumps(data))
+        proc = self.run_tool("course.grading.grade", *points, "--junit",
+                             FIXTURES / "junit-l01-h200.xml", "--output", out)
         self.assertEqual(json.loads(out.read_text())["lessons"]["lesson01"]["points"], 12)
-        self.assertOneLineError(self.run_tool("course.grading.grade", "points", "--junit",
-                                              FIXTURES / "junit-kit-h200.xml"), 2, "no solution lesson tests")
-        self.assertOneLineError(self.run_tool("course.grading.grade", "points", "--junit", out.parent / "x.xml",
-                                              "--lesson-points", "-3"), 2, "negative")
+        self.assertOneLineError(self.run_tool("course.grading.grade", *points, "--junit",
+                                              FIXTURES / "junit-kit-h200.xml"), 2,
+                                "no solution lesson tests")
 
     def test_classroom_has_one_step_per_lesson(self):
         source = make_course(self.tmp / "course", {"01_no_conflict": None, "02_stride_two": None})

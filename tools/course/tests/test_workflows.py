@@ -23,7 +23,7 @@ PRESET_KINDS = {  # how a command names a preset -> the CMakePresets.json list i
 # Paths a command runs: scripts of this repository. `course/` is the pinned checkout of this
 # repository in the grading workflows.
 SCRIPT = re.compile(r"(?<![\w/.-])(?:course/)?((?:\.ci|tools|\.github)/[\w./-]*\w)")
-REGENERATE = "python3 tools/course/grade.py classroom -o .github/workflows/classroom.yml"
+REGENERATE = "./course-admin regenerate"
 
 
 def presets() -> dict:
@@ -128,8 +128,8 @@ class Workflows(unittest.TestCase):
         self.assertIn("grade_run.sh --student student --course course --build-only", runs)
 
     def test_classroom_has_a_step_per_lesson_worth_its_points(self):
-        from course.grading import grade
-        table = grade.load_points(ROOT / "tests" / "points.json")
+        from course.grading.points_table import course_points
+        table = course_points(ROOT, find_lessons(ROOT))
         steps = self.workflows["classroom.yml"]["jobs"]["autograding"]["steps"]
         graders = {s["id"]: s for s in steps
                    if s.get("uses", "").startswith("classroom-resources/autograding-command-grader")}
@@ -141,7 +141,7 @@ class Workflows(unittest.TestCase):
             step = graders[lesson.label]
             with self.subTest(lesson=lesson.label):
                 self.assertEqual(int(step["with"]["max-score"]), int(table.get(lesson.label).points),
-                                 f"max-score differs from tests/points.json: run `{REGENERATE}`")
+                                 f"max-score differs from the lesson's points: run `{REGENERATE}`")
                 self.assertIn(f"grade.py lesson {lesson.number}", step["with"]["command"])
                 self.assertTrue(step["with"]["command"].startswith("bash course/tools/course/gpu-env.sh "))
         reporter = [s for s in steps if "autograding-grading-reporter" in s.get("uses", "")]

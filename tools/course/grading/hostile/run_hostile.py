@@ -26,7 +26,9 @@ then its code in sections: `// @top` (after the starter's #include lines), `// @
 (after the line that opens the lesson's namespace), `// @replace-function NAME` (instead of
 the starter's definition of NAME), `// @replace-line NAME` (instead of the line that gives NAME
 its value), `// @new` (a file of its own, named by `file:`), `// @pad N` (N characters more, in
-a comment), `// @symlink TARGET` (the file is a link to TARGET).
+a comment), `// @symlink TARGET` (the file is a link to TARGET), `// @student-manifest` (JSON
+merged into the lesson's manifest, lesson.json, in the student's checkout: grading reads the
+pinned course's manifest only, so the lesson is worth, and allows, what the pinned one says).
 Exit status: 0 when every check holds, 1 otherwise, 2 for bad usage, 77 (skipped, with the
 reason) where no sandbox can be made or the exercise policy cannot run.
 """
@@ -198,6 +200,7 @@ def student_repo(course: Path, work: Path, name: str, files: Dict[str, bytes],
 @dataclass
 class Graded:
     score: Dict[str, float]
+    max: Dict[str, float]
     status: Dict[str, Dict[str, int]]
     overlay: dict
     trusted: bool
@@ -237,6 +240,7 @@ class Grader:
             c = counts.setdefault(t["lesson"], {})
             c[t["status"]] = c.get(t["status"], 0) + 1
         g = Graded({k: v["score"] for k, v in score["lessons"].items() if v.get("graded", True)},
+                   {k: v["max"] for k, v in score["lessons"].items() if v.get("graded", True)},
                    counts, overlay, bool((score.get("trust") or {}).get("trusted")),
                    seconds=seconds, log=log)
         g.problems += self.course_untouched(overlay)
@@ -350,6 +354,10 @@ def main(argv: List[str]) -> int:
             links = {f"{folder}/{attack.file}": k.split(" ", 1)[1]
                      for k in attack.sections if k.startswith("symlink ")}
             files = {} if links else {f"{folder}/{attack.file}": apply(attack, starter).encode()}
+            if "student-manifest" in attack.sections:
+                pinned = json.loads((course / folder / "lesson.json").read_text())
+                pinned.update(json.loads(attack.sections["student-manifest"]))
+                files[f"{folder}/lesson.json"] = json.dumps(pinned).encode()
             student = student_repo(course, work, attack.name, files, links)
             label = f"lesson{attack.lesson}"
             g = grader.grade(student, [attack.lesson], policy)
@@ -361,6 +369,9 @@ def main(argv: List[str]) -> int:
                                     f"starter's {want}")
             elif got != want:
                 problems.append(f"scored {got}, the starter {want}")
+            if g.max.get(label) != base.max.get(label):
+                problems.append(f"the lesson was worth {g.max.get(label)}, as pinned "
+                                f"{base.max.get(label)}")
             o = g.overlay["lessons"][label]
             verdict = o["files"]
             if policy and not attack.allowed:

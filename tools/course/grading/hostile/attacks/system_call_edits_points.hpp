@@ -1,4 +1,4 @@
-// attack: std::system runs a shell that edits the points table and the report's folder
+// attack: std::system runs a shell that edits the lesson's manifest, the grader's points record and the course's tools
 // lesson: 01
 // file: exercise.hpp
 // refused: new processes and threads
@@ -7,5 +7,6 @@
 #include <cstdlib>
 // @inside
 inline const int kShell = std::system(
-    "sed -i 's/\"lesson01\": 10/\"lesson01\": 0/' " COURSE_EXERCISE_DIR "/../../tests/points.json; "
+    "sed -i 's/\"points\": 10/\"points\": 0/' " COURSE_EXERCISE_DIR "/lesson.json "
+    COURSE_EXERCISE_DIR "/../../build/grade/course/points.json; "
     "touch " COURSE_EXERCISE_DIR "/../../tools/course/pwned");
