@@ -25,6 +25,9 @@
 /// spin loop never yields: the test times out), or run warp shuffles, `__syncwarp`, atomics,
 /// ldmatrix or TMA (GPU only).
 ///
+/// The pieces, one concern each; the Runtime here composes them:
+///   - kit/cpu_findings.hpp: the words of every finding (a thread, a source line) and the list;
+///
 /// You do not include this file: kit/shared_tile.hpp and kit/launch.hpp include it (through
 /// kit/cpu_cuda.hpp, what CUDA gives a kernel, on the host) in a host build. Tests use
 /// kit/cpu_run.hpp.
@@ -59,39 +62,9 @@
 
 #include "kit/bank_model.hpp"
 #include "kit/config.hpp"
+#include "kit/cpu_findings.hpp"
 
 namespace kit::cpu_runtime {
-
-/// Where a thread is: its block and thread indices, and its warp and lane.
-struct ThreadId {
-  dim3 block;   ///< blockIdx
-  dim3 thread;  ///< threadIdx
-  int warp = 0; ///< Warp of the block (linear thread index / 32).
-  int lane = 0; ///< Lane of the warp.
-
-  /// "thread (x, y) of block (bx, by) (warp w, lane l)".
-  std::string describe() const {
-    std::ostringstream s;
-    s << "thread (" << thread.x << ", " << thread.y << ") of block (" << block.x << ", " << block.y
-      << ") (warp " << warp << ", lane " << lane << ")";
-    return s.str();
-  }
-};
-
-/// A source line: where a shared access or a barrier is written.
-struct Site {
-  std::string file; ///< The file's name (no folders).
-  int line = 0;     ///< Its line.
-
-  /// "exercise.cu:27".
-  std::string describe() const { return file + ":" + std::to_string(line); }
-};
-
-/// The file name without its folders.
-inline std::string base_name(const char* path) {
-  const char* slash = std::strrchr(path, '/');
-  return slash ? slash + 1 : path;
-}
 
 /// One warp request as the CPU run recorded it.
 struct Request {
@@ -147,8 +120,6 @@ public:
   static constexpr int kMaxThreads = 1024;
   /// Bytes of one fiber's stack.
   static constexpr std::size_t kStackBytes = 256 * 1024;
-  /// Findings kept (the first ones; the count of the rest is reported).
-  static constexpr int kMaxFindings = 8;
 
   /// The process's runtime.
   static Runtime& get() {
@@ -176,9 +147,10 @@ public:
     t.shadow.assign(size, ByteShadow{});
     if (in_kernel_ && !declared_in_block_.emplace(t.name, kind).second &&
         redeclared_.insert(t.name).second) {
-      report(me().describe() + " declares " + t.name +
-             " again: a tile declared without KIT_SHARED is one private tile per thread, "
-             "not shared memory; declare it as `KIT_SHARED kit::SharedTile<Layout> tile;`");
+      findings_.report(
+          block_threads().me().describe() + " declares " + t.name +
+          " again: a tile declared without KIT_SHARED is one private tile per thread, "
+          "not shared memory; declare it as `KIT_SHARED kit::SharedTile<Layout> tile;`");
     }
     tiles_.push_back(std::move(t));
     reset_tile(tiles_.back());
@@ -217,7 +189,7 @@ public:
     require_kernel("__syncthreads()");
     Fiber& f = fibers_[static_cast<std::size_t>(current_)];
     f.state = State::waiting;
-    f.barrier = site_id(file, line);
+    f.barrier = sites_.id(file, line);
     swapcontext(&f.context, &scheduler_);
   }
 
@@ -228,24 +200,25 @@ public:
                      const char* file, int line) {
     require_kernel("a shared tile");
     TileRecord& t = tiles_[static_cast<std::size_t>(tile)];
-    const int site = site_id(file, line);
+    const int site = sites_.id(file, line);
     const char* verb = op == SharedOp::load ? "reads" : "writes";
     if (row < 0 || row >= t.rows || col < 0 || col >= t.cols || byte < 0 ||
         byte + width > static_cast<std::int64_t>(t.size)) {
       std::ostringstream s;
-      s << "shared memory out of bounds: " << me().describe() << " " << verb << " tile element ("
-        << row << ", " << col << ") at " << sites_[site].describe() << ", outside " << t.name
-        << " (" << t.rows << " x " << t.cols << " elements, " << t.size << " bytes)";
-      report(s.str());
+      s << "shared memory out of bounds: " << block_threads().me().describe() << " " << verb
+        << " tile element (" << row << ", " << col << ") at " << sites_[site].describe()
+        << ", outside " << t.name << " (" << t.rows << " x " << t.cols << " elements, " << t.size
+        << " bytes)";
+      findings_.report(s.str());
       return false;
     }
     if (byte % width != 0) {
       std::ostringstream s;
-      s << "misaligned shared access: " << me().describe() << " " << verb << " " << width
-        << " bytes at byte " << byte << " of " << t.name << " (tile element (" << row << ", " << col
-        << ")) at " << sites_[site].describe() << ": not a multiple of " << width
+      s << "misaligned shared access: " << block_threads().me().describe() << " " << verb << " "
+        << width << " bytes at byte " << byte << " of " << t.name << " (tile element (" << row
+        << ", " << col << ")) at " << sites_[site].describe() << ": not a multiple of " << width
         << " (on the GPU, a fault)";
-      report(s.str());
+      findings_.report(s.str());
       return false;
     }
     check_bytes(t, op, static_cast<std::size_t>(byte), width, row, col, site);
@@ -273,8 +246,8 @@ public:
     }
     const long threads = static_cast<long>(block.x) * block.y * block.z;
     if (threads <= 0 || threads > kMaxThreads) {
-      report("launch with " + std::to_string(threads) + " threads per block: at most " +
-             std::to_string(kMaxThreads));
+      findings_.report("launch with " + std::to_string(threads) + " threads per block: at most " +
+                       std::to_string(kMaxThreads));
       return;
     }
     ++launches_;
@@ -302,20 +275,13 @@ public:
     requests_.clear();
     redeclared_.clear();
     findings_.clear();
-    dropped_ = 0;
     launches_ = 0;
     stopped_ = false;
   }
   /// The requests recorded since start_recording(), block by block, in program order.
   const std::vector<Request>& requests() const { return requests_; }
   /// The findings since start_recording().
-  std::vector<std::string> findings() const {
-    std::vector<std::string> f = findings_;
-    if (dropped_ > 0) {
-      f.push_back("... and " + std::to_string(dropped_) + " more finding(s)");
-    }
-    return f;
-  }
+  std::vector<std::string> findings() const { return findings_.list(); }
   /// Launches since start_recording().
   int launches() const { return launches_; }
 
@@ -397,9 +363,9 @@ private:
     try {
       (*r.body_)();
     } catch (const std::exception& e) {
-      r.report(r.me().describe() + " threw: " + e.what());
+      r.findings_.report(r.block_threads().me().describe() + " threw: " + e.what());
     } catch (...) {
-      r.report(r.me().describe() + " threw an exception");
+      r.findings_.report(r.block_threads().me().describe() + " threw an exception");
     }
     r.fibers_[static_cast<std::size_t>(r.current_)].state = State::done;
     // uc_link returns to the scheduler.
@@ -411,38 +377,9 @@ private:
     }
   }
 
-  ThreadId id_of(int t) const {
-    ThreadId id;
-    id.block = block_idx_;
-    id.thread = dim3(static_cast<unsigned>(t) % block_dim.x,
-                     static_cast<unsigned>(t) / block_dim.x % block_dim.y,
-                     static_cast<unsigned>(t) / (block_dim.x * block_dim.y));
-    id.warp = t / kWarpSize;
-    id.lane = t % kWarpSize;
-    return id;
-  }
-  ThreadId me() const {
-    return id_of(current_);
-  }
-
-  int site_id(const char* file, int line) {
-    const auto key = std::make_pair(std::string(file), line);
-    const auto it = site_ids_.find(key);
-    if (it != site_ids_.end()) {
-      return it->second;
-    }
-    sites_.push_back(Site{base_name(file), line});
-    const int id = static_cast<int>(sites_.size()) - 1;
-    site_ids_.emplace(key, id);
-    return id;
-  }
-
-  void report(const std::string& finding) {
-    if (static_cast<int>(findings_.size()) < kMaxFindings) {
-      findings_.push_back(finding);
-    } else {
-      ++dropped_;
-    }
+  // The running block's threads, as findings name them.
+  BlockThreads block_threads() const {
+    return BlockThreads{block_idx_, block_dim, current_};
   }
 
   void reset_tile(TileRecord& t) {
@@ -463,14 +400,15 @@ private:
       reported = true;
       std::ostringstream s;
       s << "shared-memory race (" << kind << ") on tile element (" << row << ", " << col << ") of "
-        << t.name << ": " << me().describe() << " " << (op == SharedOp::load ? "reads" : "writes")
-        << " it at " << sites_[site].describe() << ", and " << id_of(other).describe() << " "
+        << t.name << ": " << block_threads().me().describe() << " "
+        << (op == SharedOp::load ? "reads" : "writes") << " it at " << sites_[site].describe()
+        << ", and " << block_threads().id_of(other).describe() << " "
         << (std::string(kind) == "read after write" || std::string(kind) == "write after write"
                 ? "wrote"
                 : "read")
         << " it at " << sites_[other_site].describe()
         << " with no __syncthreads() between (overlapping bytes, one of them a write)";
-      report(s.str());
+      findings_.report(s.str());
     };
     for (std::size_t b = byte; b < byte + static_cast<std::size_t>(width); ++b) {
       ByteShadow& s = t.shadow[b];
@@ -529,10 +467,10 @@ private:
       }
       last_thread = u.thread;
       std::ostringstream m;
-      m << "uninitialised shared read: " << id_of(u.thread).describe() << " reads tile element ("
-        << u.row << ", " << u.col << ") of " << t.name << " at " << sites_[u.site].describe()
-        << ", which no thread of the block has written before it";
-      report(m.str());
+      m << "uninitialised shared read: " << block_threads().id_of(u.thread).describe()
+        << " reads tile element (" << u.row << ", " << u.col << ") of " << t.name << " at "
+        << sites_[u.site].describe() << ", which no thread of the block has written before it";
+      findings_.report(m.str());
     }
     unwritten_.clear();
   }
@@ -578,7 +516,7 @@ private:
           continue;
         }
         current_ = t;
-        thread_idx = id_of(t).thread;
+        thread_idx = block_threads().id_of(t).thread;
         swapcontext(&scheduler_, &f.context);
       }
       int first_waiting = -1, first_done = -1, other_barrier = -1;
@@ -601,20 +539,23 @@ private:
       }
       const Fiber& w = fibers_[static_cast<std::size_t>(first_waiting)];
       if (first_done >= 0) {
-        report("barrier not reached by every thread: " + id_of(first_waiting).describe() +
-               " waits at __syncthreads() at " + sites_[w.barrier].describe() + ", but " +
-               id_of(first_done).describe() +
-               " finished the kernel without reaching it (a __syncthreads() inside code that "
-               "not every thread of the block runs)");
+        findings_.report(
+            "barrier not reached by every thread: " +
+            block_threads().id_of(first_waiting).describe() + " waits at __syncthreads() at " +
+            sites_[w.barrier].describe() + ", but " + block_threads().id_of(first_done).describe() +
+            " finished the kernel without reaching it (a __syncthreads() inside code that "
+            "not every thread of the block runs)");
         in_kernel_ = false;
         stopped_ = true;
         return;
       }
       if (other_barrier >= 0) {
-        report("threads wait at different barriers: " + id_of(first_waiting).describe() + " at " +
-               sites_[w.barrier].describe() + ", " + id_of(other_barrier).describe() + " at " +
-               sites_[fibers_[static_cast<std::size_t>(other_barrier)].barrier].describe() +
-               " (every thread of a block must reach the same __syncthreads())");
+        findings_.report(
+            "threads wait at different barriers: " +
+            block_threads().id_of(first_waiting).describe() + " at " +
+            sites_[w.barrier].describe() + ", " + block_threads().id_of(other_barrier).describe() +
+            " at " + sites_[fibers_[static_cast<std::size_t>(other_barrier)].barrier].describe() +
+            " (every thread of a block must reach the same __syncthreads())");
       }
       judge_unwritten();
       for (Fiber& f : fibers_) {
@@ -629,7 +570,7 @@ private:
   void report_fault() {
     const auto* p = static_cast<const unsigned char*>(fault_.address);
     std::ostringstream s;
-    s << "global memory out of bounds: " << me().describe() << " "
+    s << "global memory out of bounds: " << block_threads().me().describe() << " "
       << (fault_.write ? "writes" : "reads") << " ";
     bool named = false;
     for (const BufferRecord& b : buffers_) {
@@ -654,7 +595,7 @@ private:
     }
     s << ". The kernel stopped there (on the GPU: compute-sanitizer memcheck reports it, or "
          "the launch fails with an illegal address)";
-    report(s.str());
+    findings_.report(s.str());
   }
 
   void collect_requests(dim3 block) {
@@ -672,7 +613,7 @@ private:
         r.access.mask = 0;
         r.block = block;
         r.warp = warp;
-        r.site = sites_[static_cast<std::size_t>(a.site)];
+        r.site = sites_[a.site];
         r.nth = a.nth;
         r.block_x = block_dim.x;
         r.tile = tiles_[static_cast<std::size_t>(a.tile)].name;
@@ -689,8 +630,8 @@ private:
 
   std::vector<TileRecord> tiles_;
   std::vector<BufferRecord> buffers_;
-  std::vector<Site> sites_;
-  std::map<std::pair<std::string, int>, int> site_ids_;
+  Sites sites_;
+  Findings findings_;
   std::vector<Fiber> fibers_;
   std::vector<std::unique_ptr<unsigned char[]>> stacks_;
   std::vector<unsigned char> signal_stack_;
@@ -704,14 +645,12 @@ private:
   bool in_kernel_ = false;
   bool stopped_ = false;
   int launches_ = 0;
-  int dropped_ = 0;
   std::vector<Access> accesses_;
   std::vector<Unwritten> unwritten_;
   std::set<std::string> redeclared_;
   std::set<std::pair<std::string, std::string>> declared_in_block_;
   std::map<std::tuple<int, int, int>, int> nth_;
   std::vector<Request> requests_;
-  std::vector<std::string> findings_;
 };
 
 } // namespace kit::cpu_runtime
