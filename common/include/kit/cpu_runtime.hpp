@@ -27,6 +27,7 @@
 ///
 /// The pieces, one concern each; the Runtime here composes them:
 ///   - kit/cpu_findings.hpp: the words of every finding (a thread, a source line) and the list;
+///   - kit/cpu_requests.hpp: the grouping of a block's accesses into warp requests;
 ///
 /// You do not include this file: kit/shared_tile.hpp and kit/launch.hpp include it (through
 /// kit/cpu_cuda.hpp, what CUDA gives a kernel, on the host) in a host build. Tests use
@@ -63,22 +64,9 @@
 #include "kit/bank_model.hpp"
 #include "kit/config.hpp"
 #include "kit/cpu_findings.hpp"
+#include "kit/cpu_requests.hpp"
 
 namespace kit::cpu_runtime {
-
-/// One warp request as the CPU run recorded it.
-struct Request {
-  SharedOp op = SharedOp::load; ///< Load or store.
-  WarpAccess access;            ///< Lane byte offsets in the tile, active lanes, width.
-  dim3 block;                   ///< The block.
-  int warp = 0;                 ///< The warp.
-  Site site;                    ///< The source line.
-  int nth = 0;                  ///< The n-th execution of that line by the warp's lanes.
-  unsigned block_x = 0;    ///< blockDim.x: lane l of warp w is thread (w * 32 + l) % block_x, ...
-  std::string tile;        ///< Which tile (its declaration's line).
-  int row[kWarpSize] = {}; ///< Per active lane: the tile element's row...
-  int col[kWarpSize] = {}; ///< ... and column.
-};
 
 /// Shadow state of one byte of a tile, for the race and uninitialised-read checks.
 struct ByteShadow {
@@ -231,8 +219,7 @@ public:
     a.site = site;
     a.row = row;
     a.col = col;
-    a.nth = nth_[{current_, site, static_cast<int>(op)}]++;
-    accesses_.push_back(a);
+    requests_.record(a);
     return true;
   }
 
@@ -279,7 +266,7 @@ public:
     stopped_ = false;
   }
   /// The requests recorded since start_recording(), block by block, in program order.
-  const std::vector<Request>& requests() const { return requests_; }
+  const std::vector<Request>& requests() const { return requests_.requests(); }
   /// The findings since start_recording().
   std::vector<std::string> findings() const { return findings_.list(); }
   /// Launches since start_recording().
@@ -291,11 +278,6 @@ private:
     ucontext_t context{};
     State state = State::ready;
     int barrier = -1;
-  };
-  struct Access {
-    int thread = 0, tile = 0, width = 0, site = 0, row = 0, col = 0, nth = 0;
-    std::uint32_t byte = 0;
-    SharedOp op = SharedOp::load;
   };
   struct Unwritten { // a read of a byte no thread had stored, judged at the next barrier
     int thread = 0, site = 0;
@@ -481,8 +463,7 @@ private:
     epoch_ = 0;
     unwritten_.clear();
     declared_in_block_.clear();
-    accesses_.clear();
-    nth_.clear();
+    requests_.start_block();
     for (TileRecord& t : tiles_) {
       reset_tile(t);
     }
@@ -564,7 +545,9 @@ private:
       ++epoch_;
     }
     in_kernel_ = false;
-    collect_requests(block);
+    requests_.end_block(block, block_dim.x, sites_, [this](int tile) -> const std::string& {
+      return tiles_[static_cast<std::size_t>(tile)].name;
+    });
   }
 
   void report_fault() {
@@ -598,36 +581,6 @@ private:
     findings_.report(s.str());
   }
 
-  void collect_requests(dim3 block) {
-    std::map<std::tuple<int, int, int, int, int, int>, std::size_t>
-        index; // warp, site, op, width, nth, tile
-    for (const Access& a : accesses_) {
-      const int warp = a.thread / kWarpSize, lane = a.thread % kWarpSize;
-      const auto key =
-          std::make_tuple(warp, a.site, static_cast<int>(a.op), a.width, a.nth, a.tile);
-      auto it = index.find(key);
-      if (it == index.end()) {
-        Request r;
-        r.op = a.op;
-        r.access.width = a.width;
-        r.access.mask = 0;
-        r.block = block;
-        r.warp = warp;
-        r.site = sites_[a.site];
-        r.nth = a.nth;
-        r.block_x = block_dim.x;
-        r.tile = tiles_[static_cast<std::size_t>(a.tile)].name;
-        requests_.push_back(r);
-        it = index.emplace(key, requests_.size() - 1).first;
-      }
-      Request& r = requests_[it->second];
-      r.access.mask |= 1u << lane;
-      r.access.address[lane] = a.byte;
-      r.row[lane] = a.row;
-      r.col[lane] = a.col;
-    }
-  }
-
   std::vector<TileRecord> tiles_;
   std::vector<BufferRecord> buffers_;
   Sites sites_;
@@ -645,12 +598,10 @@ private:
   bool in_kernel_ = false;
   bool stopped_ = false;
   int launches_ = 0;
-  std::vector<Access> accesses_;
   std::vector<Unwritten> unwritten_;
   std::set<std::string> redeclared_;
   std::set<std::pair<std::string, std::string>> declared_in_block_;
-  std::map<std::tuple<int, int, int>, int> nth_;
-  std::vector<Request> requests_;
+  WarpRequests requests_;
 };
 
 } // namespace kit::cpu_runtime
