@@ -27,6 +27,7 @@
 ///
 /// The pieces, one concern each; the Runtime here composes them:
 ///   - kit/cpu_findings.hpp: the words of every finding (a thread, a source line) and the list;
+///   - kit/cpu_shared_shadow.hpp: the tiles, their shadow bytes and the shared-memory checks;
 ///   - kit/cpu_requests.hpp: the grouping of a block's accesses into warp requests;
 ///
 /// You do not include this file: kit/shared_tile.hpp and kit/launch.hpp include it (through
@@ -65,31 +66,9 @@
 #include "kit/config.hpp"
 #include "kit/cpu_findings.hpp"
 #include "kit/cpu_requests.hpp"
+#include "kit/cpu_shared_shadow.hpp"
 
 namespace kit::cpu_runtime {
-
-/// Shadow state of one byte of a tile, for the race and uninitialised-read checks.
-struct ByteShadow {
-  int writer = -1;             ///< The thread of the last store.
-  int write_epoch = -1;        ///< Its epoch (barriers the block passed before it).
-  int write_site = -1;         ///< Its source line.
-  int reader[2] = {-1, -1};    ///< Two distinct readers this epoch.
-  int read_site[2] = {-1, -1}; ///< Their sites.
-  int read_epoch = -1;         ///< The epoch of those reads.
-  bool written = false;        ///< Some thread of the block stored it.
-};
-
-/// A tile a kernel declared: its storage lives as long as the tile object, one per
-/// declaration, shared by every thread of the running block.
-struct TileRecord {
-  unsigned char* bytes = nullptr; ///< The storage.
-  std::size_t size = 0;           ///< Bytes.
-  int rows = 0;                   ///< The layout's rows.
-  int cols = 0;                   ///< The layout's columns.
-  std::size_t elem = 0;           ///< Bytes of one element.
-  std::string name;               ///< "the tile of exercise.cu:21".
-  std::vector<ByteShadow> shadow; ///< One per byte.
-};
 
 /// A global buffer the kernel may touch, with a guard page after it.
 struct BufferRecord {
@@ -125,33 +104,12 @@ public:
   /// KIT_SHARED (one per thread), which is reported.
   int add_tile(unsigned char* bytes, std::size_t size, int rows, int cols, std::size_t elem,
                const char* file, int line, const char* kind) {
-    TileRecord t;
-    t.bytes = bytes;
-    t.size = size;
-    t.rows = rows;
-    t.cols = cols;
-    t.elem = elem;
-    t.name = "the tile declared at " + base_name(file) + ":" + std::to_string(line);
-    t.shadow.assign(size, ByteShadow{});
-    if (in_kernel_ && !declared_in_block_.emplace(t.name, kind).second &&
-        redeclared_.insert(t.name).second) {
-      findings_.report(
-          block_threads().me().describe() + " declares " + t.name +
-          " again: a tile declared without KIT_SHARED is one private tile per thread, "
-          "not shared memory; declare it as `KIT_SHARED kit::SharedTile<Layout> tile;`");
-    }
-    tiles_.push_back(std::move(t));
-    reset_tile(tiles_.back());
-    return static_cast<int>(tiles_.size()) - 1;
+    return shadow_.add_tile(bytes, size, rows, cols, elem, file, line, kind, in_kernel_,
+                            block_threads());
   }
 
   /// Forgets a tile's storage (its object is gone); its index stays taken.
-  void remove_tile(int id) {
-    TileRecord& t = tiles_[static_cast<std::size_t>(id)];
-    t.bytes = nullptr;
-    t.size = 0;
-    t.shadow.clear();
-  }
+  void remove_tile(int id) { shadow_.remove_tile(id); }
 
   /// Registers a global buffer.
   void add_buffer(const BufferRecord& b) { buffers_.push_back(b); }
@@ -187,29 +145,10 @@ public:
   bool shared_access(int tile, SharedOp op, std::int64_t byte, int width, int row, int col,
                      const char* file, int line) {
     require_kernel("a shared tile");
-    TileRecord& t = tiles_[static_cast<std::size_t>(tile)];
     const int site = sites_.id(file, line);
-    const char* verb = op == SharedOp::load ? "reads" : "writes";
-    if (row < 0 || row >= t.rows || col < 0 || col >= t.cols || byte < 0 ||
-        byte + width > static_cast<std::int64_t>(t.size)) {
-      std::ostringstream s;
-      s << "shared memory out of bounds: " << block_threads().me().describe() << " " << verb
-        << " tile element (" << row << ", " << col << ") at " << sites_[site].describe()
-        << ", outside " << t.name << " (" << t.rows << " x " << t.cols << " elements, " << t.size
-        << " bytes)";
-      findings_.report(s.str());
+    if (!shadow_.check_access(block_threads(), tile, op, byte, width, row, col, site)) {
       return false;
     }
-    if (byte % width != 0) {
-      std::ostringstream s;
-      s << "misaligned shared access: " << block_threads().me().describe() << " " << verb << " "
-        << width << " bytes at byte " << byte << " of " << t.name << " (tile element (" << row
-        << ", " << col << ")) at " << sites_[site].describe() << ": not a multiple of " << width
-        << " (on the GPU, a fault)";
-      findings_.report(s.str());
-      return false;
-    }
-    check_bytes(t, op, static_cast<std::size_t>(byte), width, row, col, site);
     Access a;
     a.thread = current_;
     a.tile = tile;
@@ -260,7 +199,7 @@ public:
   /// Forgets the recording and the findings: a new run starts.
   void start_recording() {
     requests_.clear();
-    redeclared_.clear();
+    shadow_.start_recording();
     findings_.clear();
     launches_ = 0;
     stopped_ = false;
@@ -278,12 +217,6 @@ private:
     ucontext_t context{};
     State state = State::ready;
     int barrier = -1;
-  };
-  struct Unwritten { // a read of a byte no thread had stored, judged at the next barrier
-    int thread = 0, site = 0;
-    int tile = 0; // an index: tiles_ grows when a kernel first declares a tile
-    std::size_t byte = 0;
-    int row = 0, col = 0;
   };
   struct Fault {
     const void* address = nullptr;
@@ -364,109 +297,11 @@ private:
     return BlockThreads{block_idx_, block_dim, current_};
   }
 
-  void reset_tile(TileRecord& t) {
-    if (t.bytes == nullptr) {
-      return;
-    }
-    std::memset(t.bytes, 0xff, t.size); // poison: a float reads NaN, a half NaN
-    std::fill(t.shadow.begin(), t.shadow.end(), ByteShadow{});
-  }
-
-  void check_bytes(TileRecord& t, SharedOp op, std::size_t byte, int width, int row, int col,
-                   int site) {
-    bool reported = false;
-    const auto race = [&](const char* kind, int other, int other_site) {
-      if (reported) {
-        return;
-      }
-      reported = true;
-      std::ostringstream s;
-      s << "shared-memory race (" << kind << ") on tile element (" << row << ", " << col << ") of "
-        << t.name << ": " << block_threads().me().describe() << " "
-        << (op == SharedOp::load ? "reads" : "writes") << " it at " << sites_[site].describe()
-        << ", and " << block_threads().id_of(other).describe() << " "
-        << (std::string(kind) == "read after write" || std::string(kind) == "write after write"
-                ? "wrote"
-                : "read")
-        << " it at " << sites_[other_site].describe()
-        << " with no __syncthreads() between (overlapping bytes, one of them a write)";
-      findings_.report(s.str());
-    };
-    for (std::size_t b = byte; b < byte + static_cast<std::size_t>(width); ++b) {
-      ByteShadow& s = t.shadow[b];
-      if (op == SharedOp::load) {
-        if (!s.written) {
-          // Judged at the next barrier: a store by another thread before it makes this a race.
-          unwritten_.push_back(Unwritten{current_, site, tile_index(t), b, row, col});
-        } else if (s.write_epoch == epoch_ && s.writer != current_) {
-          race("read after write", s.writer, s.write_site);
-        }
-        if (s.read_epoch != epoch_) {
-          s.read_epoch = epoch_;
-          s.reader[0] = current_;
-          s.read_site[0] = site;
-          s.reader[1] = -1;
-        } else if (s.reader[0] != current_ && s.reader[1] < 0) {
-          s.reader[1] = current_;
-          s.read_site[1] = site;
-        }
-      } else {
-        if (s.write_epoch == epoch_ && s.writer != current_) {
-          race("write after write", s.writer, s.write_site);
-        } else if (s.read_epoch == epoch_) {
-          for (int k = 0; k < 2; ++k) {
-            if (s.reader[k] >= 0 && s.reader[k] != current_) {
-              race("write after read", s.reader[k], s.read_site[k]);
-              break;
-            }
-          }
-        }
-        s.writer = current_;
-        s.write_epoch = epoch_;
-        s.write_site = site;
-        s.written = true;
-      }
-    }
-  }
-
-  /// The reads of bytes no thread had stored, at the end of an epoch: a byte another thread
-  /// stored later in the same epoch was a race (reported at that store); the others read
-  /// memory no thread of the block ever wrote before them.
-  int tile_index(const TileRecord& t) const {
-    return static_cast<int>(&t - tiles_.data());
-  }
-
-  void judge_unwritten() {
-    int last_thread = -1;
-    for (const Unwritten& u : unwritten_) {
-      const TileRecord& t = tiles_[static_cast<std::size_t>(u.tile)];
-      if (u.byte >= t.shadow.size()) {
-        continue;
-      }
-      const ByteShadow& s = t.shadow[u.byte];
-      if ((s.written && s.write_epoch == epoch_) || u.thread == last_thread) {
-        continue;
-      }
-      last_thread = u.thread;
-      std::ostringstream m;
-      m << "uninitialised shared read: " << block_threads().id_of(u.thread).describe()
-        << " reads tile element (" << u.row << ", " << u.col << ") of " << t.name << " at "
-        << sites_[u.site].describe() << ", which no thread of the block has written before it";
-      findings_.report(m.str());
-    }
-    unwritten_.clear();
-  }
-
   void run_block(dim3 block, int threads) {
     block_idx_ = block;
     block_idx = block;
-    epoch_ = 0;
-    unwritten_.clear();
-    declared_in_block_.clear();
+    shadow_.start_block();
     requests_.start_block();
-    for (TileRecord& t : tiles_) {
-      reset_tile(t);
-    }
     if (stacks_.empty()) {
       stacks_.resize(static_cast<std::size_t>(kMaxThreads));
     }
@@ -515,7 +350,7 @@ private:
         }
       }
       if (first_waiting < 0) {
-        judge_unwritten();
+        shadow_.judge_unwritten(block_threads());
         break; // every thread finished
       }
       const Fiber& w = fibers_[static_cast<std::size_t>(first_waiting)];
@@ -538,16 +373,14 @@ private:
             " at " + sites_[fibers_[static_cast<std::size_t>(other_barrier)].barrier].describe() +
             " (every thread of a block must reach the same __syncthreads())");
       }
-      judge_unwritten();
+      shadow_.pass_barrier(block_threads());
       for (Fiber& f : fibers_) {
         f.state = State::ready;
       }
-      ++epoch_;
     }
     in_kernel_ = false;
-    requests_.end_block(block, block_dim.x, sites_, [this](int tile) -> const std::string& {
-      return tiles_[static_cast<std::size_t>(tile)].name;
-    });
+    requests_.end_block(block, block_dim.x, sites_,
+                        [this](int tile) -> const std::string& { return shadow_.tile(tile).name; });
   }
 
   void report_fault() {
@@ -581,10 +414,10 @@ private:
     findings_.report(s.str());
   }
 
-  std::vector<TileRecord> tiles_;
   std::vector<BufferRecord> buffers_;
   Sites sites_;
   Findings findings_;
+  SharedShadow shadow_{sites_, findings_};
   std::vector<Fiber> fibers_;
   std::vector<std::unique_ptr<unsigned char[]>> stacks_;
   std::vector<unsigned char> signal_stack_;
@@ -594,13 +427,9 @@ private:
   const std::function<void()>* body_ = nullptr;
   dim3 block_idx_;
   int current_ = 0;
-  int epoch_ = 0;
   bool in_kernel_ = false;
   bool stopped_ = false;
   int launches_ = 0;
-  std::vector<Unwritten> unwritten_;
-  std::set<std::string> redeclared_;
-  std::set<std::pair<std::string, std::string>> declared_in_block_;
   WarpRequests requests_;
 };
 
