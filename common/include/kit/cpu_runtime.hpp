@@ -29,6 +29,7 @@
 ///   - kit/cpu_findings.hpp: the words of every finding (a thread, a source line) and the list;
 ///   - kit/cpu_shared_shadow.hpp: the tiles, their shadow bytes and the shared-memory checks;
 ///   - kit/cpu_requests.hpp: the grouping of a block's accesses into warp requests;
+///   - kit/cpu_global_guard.hpp: global memory's guard pages and the fault that names an overrun.
 ///
 /// You do not include this file: kit/shared_tile.hpp and kit/launch.hpp include it (through
 /// kit/cpu_cuda.hpp, what CUDA gives a kernel, on the host) in a host build. Tests use
@@ -65,20 +66,11 @@
 #include "kit/bank_model.hpp"
 #include "kit/config.hpp"
 #include "kit/cpu_findings.hpp"
+#include "kit/cpu_global_guard.hpp"
 #include "kit/cpu_requests.hpp"
 #include "kit/cpu_shared_shadow.hpp"
 
 namespace kit::cpu_runtime {
-
-/// A global buffer the kernel may touch, with a guard page after it.
-struct BufferRecord {
-  const unsigned char* begin = nullptr; ///< The first byte.
-  std::size_t bytes = 0;                ///< Its size.
-  std::size_t elem = 1;                 ///< Bytes of one element.
-  const unsigned char* map = nullptr;   ///< The whole mapping (guard pages included).
-  std::size_t map_bytes = 0;            ///< Its size.
-  std::string name;                     ///< What the test calls it ("in").
-};
 
 /// The state of the CPU run: the one block running, its fibers, the recording and the findings.
 class Runtime {
@@ -112,16 +104,9 @@ public:
   void remove_tile(int id) { shadow_.remove_tile(id); }
 
   /// Registers a global buffer.
-  void add_buffer(const BufferRecord& b) { buffers_.push_back(b); }
+  void add_buffer(const BufferRecord& b) { guard_.add_buffer(b); }
   /// Forgets a global buffer.
-  void remove_buffer(const void* begin) {
-    for (auto it = buffers_.begin(); it != buffers_.end(); ++it) {
-      if (it->begin == begin) {
-        buffers_.erase(it);
-        return;
-      }
-    }
-  }
+  void remove_buffer(const void* begin) { guard_.remove_buffer(begin); }
 
   // ---- what a kernel calls -----------------------------------------------------------------
 
@@ -183,7 +168,7 @@ public:
     grid_dim = grid;
     block_dim = block;
     body_ = &body;
-    SignalGuard guard(*this);
+    GlobalGuard::Installed handler(guard_, &Runtime::on_fault);
     for (unsigned bz = 0; bz < grid.z && !stopped_; ++bz) {
       for (unsigned by = 0; by < grid.y && !stopped_; ++by) {
         for (unsigned bx = 0; bx < grid.x && !stopped_; ++bx) {
@@ -218,59 +203,17 @@ private:
     State state = State::ready;
     int barrier = -1;
   };
-  struct Fault {
-    const void* address = nullptr;
-    bool write = false;
-  };
+  Runtime() = default;
 
-  /// Installs the fault handler and its stack for one launch; restores the old ones after.
-  class SignalGuard {
-  public:
-    explicit SignalGuard(Runtime& r) {
-      stack_t ss{};
-      ss.ss_sp = r.signal_stack_.data();
-      ss.ss_size = r.signal_stack_.size();
-      sigaltstack(&ss, &old_stack_);
-      struct sigaction sa {};
-      sa.sa_sigaction = &Runtime::on_fault;
-      sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-      sigemptyset(&sa.sa_mask);
-      sigaction(SIGSEGV, &sa, &old_segv_);
-      sigaction(SIGBUS, &sa, &old_bus_);
-    }
-    ~SignalGuard() {
-      sigaction(SIGSEGV, &old_segv_, nullptr);
-      sigaction(SIGBUS, &old_bus_, nullptr);
-      sigaltstack(&old_stack_, nullptr);
-    }
-    SignalGuard(const SignalGuard&) = delete;
-    SignalGuard& operator=(const SignalGuard&) = delete;
-
-  private:
-    stack_t old_stack_{};
-    struct sigaction old_segv_ {};
-    struct sigaction old_bus_ {};
-  };
-
-  /// Bytes of the stack the fault handler runs on.
-  static constexpr std::size_t kSignalStackBytes = 64 * 1024;
-
-  Runtime() : signal_stack_(kSignalStackBytes) {}
-
+  // A SIGSEGV or SIGBUS: a kernel's (a GuardedBuffer's guard page) jumps back to run_block;
+  // any other takes the default action.
   static void on_fault(int sig, siginfo_t* info, void* context) {
     Runtime& r = get();
     if (!r.in_kernel_) { // not the kernel's: the default action
       signal(sig, SIG_DFL);
       return;
     }
-    r.fault_.address = info->si_addr;
-#if defined(__x86_64__)
-    r.fault_.write = (static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-#else
-    (void)context;
-    r.fault_.write = false;
-#endif
-    siglongjmp(r.fault_jump_, 1);
+    r.guard_.land(info, context);
   }
 
   static void fiber_main() {
@@ -293,9 +236,7 @@ private:
   }
 
   // The running block's threads, as findings name them.
-  BlockThreads block_threads() const {
-    return BlockThreads{block_idx_, block_dim, current_};
-  }
+  BlockThreads block_threads() const { return BlockThreads{block_idx_, block_dim, current_}; }
 
   void run_block(dim3 block, int threads) {
     block_idx_ = block;
@@ -319,9 +260,9 @@ private:
       makecontext(&f.context, &Runtime::fiber_main, 0);
     }
     in_kernel_ = true;
-    if (sigsetjmp(fault_jump_, 1) != 0) {
+    if (sigsetjmp(guard_.landing(), 1) != 0) { // a thread faulted: on_fault jumped here
       in_kernel_ = false;
-      report_fault();
+      findings_.report(guard_.describe_fault(block_threads().me().describe()));
       stopped_ = true;
       return;
     }
@@ -383,47 +324,13 @@ private:
                         [this](int tile) -> const std::string& { return shadow_.tile(tile).name; });
   }
 
-  void report_fault() {
-    const auto* p = static_cast<const unsigned char*>(fault_.address);
-    std::ostringstream s;
-    s << "global memory out of bounds: " << block_threads().me().describe() << " "
-      << (fault_.write ? "writes" : "reads") << " ";
-    bool named = false;
-    for (const BufferRecord& b : buffers_) {
-      if (p >= b.map && p < b.map + b.map_bytes) {
-        const std::ptrdiff_t off = p - b.begin;
-        const std::ptrdiff_t elem = off >= 0 ? off / static_cast<std::ptrdiff_t>(b.elem)
-                                             : -((-off + static_cast<std::ptrdiff_t>(b.elem) - 1) /
-                                                 static_cast<std::ptrdiff_t>(b.elem));
-        const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(b.bytes / b.elem);
-        s << "element " << elem << " of " << b.name << ", a buffer of " << n << " element(s): ";
-        if (elem >= n) {
-          s << elem - n + 1 << " past its last element";
-        } else {
-          s << -elem << " before its first element";
-        }
-        named = true;
-        break;
-      }
-    }
-    if (!named) {
-      s << "address " << fault_.address << ", outside every buffer of the run";
-    }
-    s << ". The kernel stopped there (on the GPU: compute-sanitizer memcheck reports it, or "
-         "the launch fails with an illegal address)";
-    findings_.report(s.str());
-  }
-
-  std::vector<BufferRecord> buffers_;
   Sites sites_;
   Findings findings_;
   SharedShadow shadow_{sites_, findings_};
   std::vector<Fiber> fibers_;
   std::vector<std::unique_ptr<unsigned char[]>> stacks_;
-  std::vector<unsigned char> signal_stack_;
   ucontext_t scheduler_{};
-  sigjmp_buf fault_jump_{};
-  Fault fault_;
+  GlobalGuard guard_;
   const std::function<void()>* body_ = nullptr;
   dim3 block_idx_;
   int current_ = 0;
