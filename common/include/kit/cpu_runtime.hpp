@@ -27,13 +27,22 @@
 ///
 /// The pieces, one concern each; the Runtime here composes them:
 ///   - kit/cpu_findings.hpp: the words of every finding (a thread, a source line) and the list;
+///   - kit/cpu_fibers.hpp: a block's threads as fibers, and the barrier checks;
 ///   - kit/cpu_shared_shadow.hpp: the tiles, their shadow bytes and the shared-memory checks;
 ///   - kit/cpu_requests.hpp: the grouping of a block's accesses into warp requests;
 ///   - kit/cpu_global_guard.hpp: global memory's guard pages and the fault that names an overrun.
 ///
+///     Runtime& rt = Runtime::get();
+///     rt.start_recording();
+///     rt.launch(dim3(2, 2), dim3(32, 8), [&] { transpose(in, out, rows, cols); });
+///     // inside: threadIdx is rt.thread_idx, __syncthreads() is rt.barrier(file, line),
+///     // tile(r, c) is rt.shared_access(...) (kit/cpu_cuda.hpp, kit/shared_tile.hpp)
+///     rt.requests(); // the warp requests, block by block
+///     rt.findings(); // races, bounds, barriers, faults: empty when none
+///
 /// You do not include this file: kit/shared_tile.hpp and kit/launch.hpp include it (through
 /// kit/cpu_cuda.hpp, what CUDA gives a kernel, on the host) in a host build. Tests use
-/// kit/cpu_run.hpp.
+/// kit/cpu_run.hpp (kit::cpu::record does the above).
 #pragma once
 
 #if defined(__CUDACC__)
@@ -47,24 +56,14 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <functional>
-#include <map>
-#include <memory>
-#include <set>
-#include <sstream>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include <sys/mman.h>
-#include <ucontext.h>
-#include <unistd.h>
-
 #include "kit/bank_model.hpp"
-#include "kit/config.hpp"
+#include "kit/cpu_fibers.hpp"
 #include "kit/cpu_findings.hpp"
 #include "kit/cpu_global_guard.hpp"
 #include "kit/cpu_requests.hpp"
@@ -76,9 +75,7 @@ namespace kit::cpu_runtime {
 class Runtime {
 public:
   /// Threads in a block at most.
-  static constexpr int kMaxThreads = 1024;
-  /// Bytes of one fiber's stack.
-  static constexpr std::size_t kStackBytes = 256 * 1024;
+  static constexpr int kMaxThreads = BlockFibers::kMaxThreads;
 
   /// The process's runtime.
   static Runtime& get() {
@@ -118,10 +115,7 @@ public:
   /// A barrier: the thread waits until every thread of the block reaches one.
   void barrier(const char* file, int line) {
     require_kernel("__syncthreads()");
-    Fiber& f = fibers_[static_cast<std::size_t>(current_)];
-    f.state = State::waiting;
-    f.barrier = sites_.id(file, line);
-    swapcontext(&f.context, &scheduler_);
+    fibers_.wait_at(sites_.id(file, line));
   }
 
   /// Records and checks one shared access of `width` bytes at byte `byte` of tile `tile`,
@@ -135,7 +129,7 @@ public:
       return false;
     }
     Access a;
-    a.thread = current_;
+    a.thread = fibers_.current();
     a.tile = tile;
     a.byte = static_cast<std::uint32_t>(byte);
     a.width = width;
@@ -197,12 +191,6 @@ public:
   int launches() const { return launches_; }
 
 private:
-  enum class State { ready, waiting, done };
-  struct Fiber {
-    ucontext_t context{};
-    State state = State::ready;
-    int barrier = -1;
-  };
   Runtime() = default;
 
   // A SIGSEGV or SIGBUS: a kernel's (a GuardedBuffer's guard page) jumps back to run_block;
@@ -216,6 +204,7 @@ private:
     r.guard_.land(info, context);
   }
 
+  // What each fiber runs: the kernel, then back to the scheduler.
   static void fiber_main() {
     Runtime& r = get();
     try {
@@ -225,7 +214,7 @@ private:
     } catch (...) {
       r.findings_.report(r.block_threads().me().describe() + " threw an exception");
     }
-    r.fibers_[static_cast<std::size_t>(r.current_)].state = State::done;
+    r.fibers_.finish();
     // uc_link returns to the scheduler.
   }
 
@@ -236,29 +225,14 @@ private:
   }
 
   // The running block's threads, as findings name them.
-  BlockThreads block_threads() const { return BlockThreads{block_idx_, block_dim, current_}; }
+  BlockThreads block_threads() const {
+    return BlockThreads{block_idx_, block_dim, fibers_.current()};
+  }
 
+  // One block from its threads' start to their end: then its accesses become warp requests.
+  // A fault, or a barrier some thread never reaches, stops it (and the launch) instead.
   void run_block(dim3 block, int threads) {
-    block_idx_ = block;
-    block_idx = block;
-    shadow_.start_block();
-    requests_.start_block();
-    if (stacks_.empty()) {
-      stacks_.resize(static_cast<std::size_t>(kMaxThreads));
-    }
-    fibers_.assign(static_cast<std::size_t>(threads), Fiber{});
-    for (int t = 0; t < threads; ++t) {
-      auto& stack = stacks_[static_cast<std::size_t>(t)];
-      if (!stack) {
-        stack.reset(new unsigned char[kStackBytes]);
-      }
-      Fiber& f = fibers_[static_cast<std::size_t>(t)];
-      getcontext(&f.context);
-      f.context.uc_stack.ss_sp = stack.get();
-      f.context.uc_stack.ss_size = kStackBytes;
-      f.context.uc_link = &scheduler_;
-      makecontext(&f.context, &Runtime::fiber_main, 0);
-    }
+    enter_block(block, threads);
     in_kernel_ = true;
     if (sigsetjmp(guard_.landing(), 1) != 0) { // a thread faulted: on_fault jumped here
       in_kernel_ = false;
@@ -266,78 +240,58 @@ private:
       stopped_ = true;
       return;
     }
-    for (;;) {
-      for (int t = 0; t < threads; ++t) {
-        Fiber& f = fibers_[static_cast<std::size_t>(t)];
-        if (f.state != State::ready) {
-          continue;
-        }
-        current_ = t;
-        thread_idx = block_threads().id_of(t).thread;
-        swapcontext(&scheduler_, &f.context);
-      }
-      int first_waiting = -1, first_done = -1, other_barrier = -1;
-      for (int t = 0; t < threads; ++t) {
-        const Fiber& f = fibers_[static_cast<std::size_t>(t)];
-        if (f.state == State::waiting) {
-          if (first_waiting < 0) {
-            first_waiting = t;
-          } else if (other_barrier < 0 &&
-                     f.barrier != fibers_[static_cast<std::size_t>(first_waiting)].barrier) {
-            other_barrier = t;
-          }
-        } else if (first_done < 0) {
-          first_done = t;
-        }
-      }
-      if (first_waiting < 0) {
-        shadow_.judge_unwritten(block_threads());
-        break; // every thread finished
-      }
-      const Fiber& w = fibers_[static_cast<std::size_t>(first_waiting)];
-      if (first_done >= 0) {
-        findings_.report(
-            "barrier not reached by every thread: " +
-            block_threads().id_of(first_waiting).describe() + " waits at __syncthreads() at " +
-            sites_[w.barrier].describe() + ", but " + block_threads().id_of(first_done).describe() +
-            " finished the kernel without reaching it (a __syncthreads() inside code that "
-            "not every thread of the block runs)");
-        in_kernel_ = false;
-        stopped_ = true;
-        return;
-      }
-      if (other_barrier >= 0) {
-        findings_.report(
-            "threads wait at different barriers: " +
-            block_threads().id_of(first_waiting).describe() + " at " +
-            sites_[w.barrier].describe() + ", " + block_threads().id_of(other_barrier).describe() +
-            " at " + sites_[fibers_[static_cast<std::size_t>(other_barrier)].barrier].describe() +
-            " (every thread of a block must reach the same __syncthreads())");
-      }
-      shadow_.pass_barrier(block_threads());
-      for (Fiber& f : fibers_) {
-        f.state = State::ready;
-      }
-    }
+    const bool finished = run_epochs();
     in_kernel_ = false;
+    if (!finished) {
+      stopped_ = true;
+      return;
+    }
     requests_.end_block(block, block_dim.x, sites_,
                         [this](int tile) -> const std::string& { return shadow_.tile(tile).name; });
+  }
+
+  // A new block: its index, fresh tiles and recording, a fiber per thread at the kernel's start.
+  void enter_block(dim3 block, int threads) {
+    block_idx_ = block;
+    block_idx = block;
+    shadow_.start_block();
+    requests_.start_block();
+    fibers_.start(threads, &Runtime::fiber_main);
+  }
+
+  // Runs the block's threads epoch by epoch (from one barrier to the next) until all finished:
+  // true; false when some finished while others wait at a barrier (reported).
+  bool run_epochs() {
+    for (;;) {
+      fibers_.run_ready([this](int t) { thread_idx = block_threads().id_of(t).thread; });
+      const BlockFibers::Standing s = fibers_.standing();
+      if (s.first_waiting < 0) { // every thread finished
+        shadow_.judge_unwritten(block_threads());
+        return true;
+      }
+      if (s.first_done >= 0) {
+        findings_.report(fibers_.barrier_not_reached(s, block_threads(), sites_));
+        return false;
+      }
+      if (s.other_barrier >= 0) {
+        findings_.report(fibers_.different_barriers(s, block_threads(), sites_));
+      }
+      shadow_.pass_barrier(block_threads());
+      fibers_.release();
+    }
   }
 
   Sites sites_;
   Findings findings_;
   SharedShadow shadow_{sites_, findings_};
-  std::vector<Fiber> fibers_;
-  std::vector<std::unique_ptr<unsigned char[]>> stacks_;
-  ucontext_t scheduler_{};
+  WarpRequests requests_;
+  BlockFibers fibers_;
   GlobalGuard guard_;
   const std::function<void()>* body_ = nullptr;
   dim3 block_idx_;
-  int current_ = 0;
   bool in_kernel_ = false;
   bool stopped_ = false;
   int launches_ = 0;
-  WarpRequests requests_;
 };
 
 } // namespace kit::cpu_runtime
