@@ -27,9 +27,6 @@
 #include <utility>
 #include <vector>
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include "kit/bank_model.hpp"
 #include "kit/cpu_runtime.hpp"
 #include "kit/trace.hpp"
@@ -39,38 +36,17 @@ namespace kit::cpu {
 /// `n` elements of `T` that end exactly at a page the process may not touch (and start one page
 /// after another): a kernel that reads or writes past the end stops with a fault that the CPU
 /// run reports by thread and element. Before the start, a fault needs the access to leave the
-/// buffer's first page.
+/// buffer's first page. (The pages and the fault: kit/cpu_global_guard.hpp.)
 template <class T>
 class GuardedBuffer {
 public:
   /// `n` elements, all bytes 0xff; `name` is how findings call it ("in").
-  GuardedBuffer(std::size_t n, std::string name) : n_(n) {
-    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-    const std::size_t bytes = n * sizeof(T);
-    const std::size_t pages = (bytes + page - 1) / page;
-    map_bytes_ = (pages + 2) * page;
-    void* m = mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
-      throw std::runtime_error("GuardedBuffer: mmap failed");
-    }
-    map_ = static_cast<unsigned char*>(m);
-    mprotect(map_, page, PROT_NONE);
-    mprotect(map_ + (pages + 1) * page, page, PROT_NONE);
-    data_ = reinterpret_cast<T*>(map_ + (pages + 1) * page - bytes);
-    std::memset(static_cast<void*>(data_), 0xff, bytes);
-    cpu_runtime::BufferRecord r;
-    r.begin = reinterpret_cast<const unsigned char*>(data_);
-    r.bytes = bytes;
-    r.elem = sizeof(T);
-    r.map = map_;
-    r.map_bytes = map_bytes_;
-    r.name = "`" + name + "`";
-    cpu_runtime::Runtime::get().add_buffer(r);
+  GuardedBuffer(std::size_t n, std::string name) : n_(n), pages_(n * sizeof(T)) {
+    data_ = reinterpret_cast<T*>(pages_.data());
+    std::memset(static_cast<void*>(data_), 0xff, n * sizeof(T));
+    cpu_runtime::Runtime::get().add_buffer(pages_.record(sizeof(T), "`" + name + "`"));
   }
-  ~GuardedBuffer() {
-    cpu_runtime::Runtime::get().remove_buffer(data_);
-    munmap(map_, map_bytes_);
-  }
+  ~GuardedBuffer() { cpu_runtime::Runtime::get().remove_buffer(data_); }
   GuardedBuffer(const GuardedBuffer&) = delete;
   GuardedBuffer& operator=(const GuardedBuffer&) = delete;
 
@@ -90,8 +66,7 @@ public:
 
 private:
   std::size_t n_;
-  std::size_t map_bytes_ = 0;
-  unsigned char* map_ = nullptr;
+  cpu_runtime::GuardedPages pages_; // unmapped after the destructor forgot the buffer
   T* data_ = nullptr;
 };
 

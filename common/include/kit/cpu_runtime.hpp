@@ -25,9 +25,24 @@
 /// spin loop never yields: the test times out), or run warp shuffles, `__syncwarp`, atomics,
 /// ldmatrix or TMA (GPU only).
 ///
+/// The pieces, one concern each; the Runtime here composes them:
+///   - kit/cpu_findings.hpp: the words of every finding (a thread, a source line) and the list;
+///   - kit/cpu_fibers.hpp: a block's threads as fibers, and the barrier checks;
+///   - kit/cpu_shared_shadow.hpp: the tiles, their shadow bytes and the shared-memory checks;
+///   - kit/cpu_requests.hpp: the grouping of a block's accesses into warp requests;
+///   - kit/cpu_global_guard.hpp: global memory's guard pages and the fault that names an overrun.
+///
+///     Runtime& rt = Runtime::get();
+///     rt.start_recording();
+///     rt.launch(dim3(2, 2), dim3(32, 8), [&] { transpose(in, out, rows, cols); });
+///     // inside: threadIdx is rt.thread_idx, __syncthreads() is rt.barrier(file, line),
+///     // tile(r, c) is rt.shared_access(...) (kit/cpu_cuda.hpp, kit/shared_tile.hpp)
+///     rt.requests(); // the warp requests, block by block
+///     rt.findings(); // races, bounds, barriers, faults: empty when none
+///
 /// You do not include this file: kit/shared_tile.hpp and kit/launch.hpp include it (through
 /// kit/cpu_cuda.hpp, what CUDA gives a kernel, on the host) in a host build. Tests use
-/// kit/cpu_run.hpp.
+/// kit/cpu_run.hpp (kit::cpu::record does the above).
 #pragma once
 
 #if defined(__CUDACC__)
@@ -41,114 +56,26 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <functional>
-#include <map>
-#include <memory>
-#include <set>
-#include <sstream>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include <sys/mman.h>
-#include <ucontext.h>
-#include <unistd.h>
-
 #include "kit/bank_model.hpp"
-#include "kit/config.hpp"
+#include "kit/cpu_fibers.hpp"
+#include "kit/cpu_findings.hpp"
+#include "kit/cpu_global_guard.hpp"
+#include "kit/cpu_requests.hpp"
+#include "kit/cpu_shared_shadow.hpp"
 
 namespace kit::cpu_runtime {
-
-/// Where a thread is: its block and thread indices, and its warp and lane.
-struct ThreadId {
-  dim3 block;   ///< blockIdx
-  dim3 thread;  ///< threadIdx
-  int warp = 0; ///< Warp of the block (linear thread index / 32).
-  int lane = 0; ///< Lane of the warp.
-
-  /// "thread (x, y) of block (bx, by) (warp w, lane l)".
-  std::string describe() const {
-    std::ostringstream s;
-    s << "thread (" << thread.x << ", " << thread.y << ") of block (" << block.x << ", " << block.y
-      << ") (warp " << warp << ", lane " << lane << ")";
-    return s.str();
-  }
-};
-
-/// A source line: where a shared access or a barrier is written.
-struct Site {
-  std::string file; ///< The file's name (no folders).
-  int line = 0;     ///< Its line.
-
-  /// "exercise.cu:27".
-  std::string describe() const { return file + ":" + std::to_string(line); }
-};
-
-/// The file name without its folders.
-inline std::string base_name(const char* path) {
-  const char* slash = std::strrchr(path, '/');
-  return slash ? slash + 1 : path;
-}
-
-/// One warp request as the CPU run recorded it.
-struct Request {
-  SharedOp op = SharedOp::load; ///< Load or store.
-  WarpAccess access;            ///< Lane byte offsets in the tile, active lanes, width.
-  dim3 block;                   ///< The block.
-  int warp = 0;                 ///< The warp.
-  Site site;                    ///< The source line.
-  int nth = 0;                  ///< The n-th execution of that line by the warp's lanes.
-  unsigned block_x = 0;    ///< blockDim.x: lane l of warp w is thread (w * 32 + l) % block_x, ...
-  std::string tile;        ///< Which tile (its declaration's line).
-  int row[kWarpSize] = {}; ///< Per active lane: the tile element's row...
-  int col[kWarpSize] = {}; ///< ... and column.
-};
-
-/// Shadow state of one byte of a tile, for the race and uninitialised-read checks.
-struct ByteShadow {
-  int writer = -1;             ///< The thread of the last store.
-  int write_epoch = -1;        ///< Its epoch (barriers the block passed before it).
-  int write_site = -1;         ///< Its source line.
-  int reader[2] = {-1, -1};    ///< Two distinct readers this epoch.
-  int read_site[2] = {-1, -1}; ///< Their sites.
-  int read_epoch = -1;         ///< The epoch of those reads.
-  bool written = false;        ///< Some thread of the block stored it.
-};
-
-/// A tile a kernel declared: its storage lives as long as the tile object, one per
-/// declaration, shared by every thread of the running block.
-struct TileRecord {
-  unsigned char* bytes = nullptr; ///< The storage.
-  std::size_t size = 0;           ///< Bytes.
-  int rows = 0;                   ///< The layout's rows.
-  int cols = 0;                   ///< The layout's columns.
-  std::size_t elem = 0;           ///< Bytes of one element.
-  std::string name;               ///< "the tile of exercise.cu:21".
-  std::vector<ByteShadow> shadow; ///< One per byte.
-};
-
-/// A global buffer the kernel may touch, with a guard page after it.
-struct BufferRecord {
-  const unsigned char* begin = nullptr; ///< The first byte.
-  std::size_t bytes = 0;                ///< Its size.
-  std::size_t elem = 1;                 ///< Bytes of one element.
-  const unsigned char* map = nullptr;   ///< The whole mapping (guard pages included).
-  std::size_t map_bytes = 0;            ///< Its size.
-  std::string name;                     ///< What the test calls it ("in").
-};
 
 /// The state of the CPU run: the one block running, its fibers, the recording and the findings.
 class Runtime {
 public:
   /// Threads in a block at most.
-  static constexpr int kMaxThreads = 1024;
-  /// Bytes of one fiber's stack.
-  static constexpr std::size_t kStackBytes = 256 * 1024;
-  /// Findings kept (the first ones; the count of the rest is reported).
-  static constexpr int kMaxFindings = 8;
+  static constexpr int kMaxThreads = BlockFibers::kMaxThreads;
 
   /// The process's runtime.
   static Runtime& get() {
@@ -166,44 +93,17 @@ public:
   /// KIT_SHARED (one per thread), which is reported.
   int add_tile(unsigned char* bytes, std::size_t size, int rows, int cols, std::size_t elem,
                const char* file, int line, const char* kind) {
-    TileRecord t;
-    t.bytes = bytes;
-    t.size = size;
-    t.rows = rows;
-    t.cols = cols;
-    t.elem = elem;
-    t.name = "the tile declared at " + base_name(file) + ":" + std::to_string(line);
-    t.shadow.assign(size, ByteShadow{});
-    if (in_kernel_ && !declared_in_block_.emplace(t.name, kind).second &&
-        redeclared_.insert(t.name).second) {
-      report(me().describe() + " declares " + t.name +
-             " again: a tile declared without KIT_SHARED is one private tile per thread, "
-             "not shared memory; declare it as `KIT_SHARED kit::SharedTile<Layout> tile;`");
-    }
-    tiles_.push_back(std::move(t));
-    reset_tile(tiles_.back());
-    return static_cast<int>(tiles_.size()) - 1;
+    return shadow_.add_tile(bytes, size, rows, cols, elem, file, line, kind, in_kernel_,
+                            block_threads());
   }
 
   /// Forgets a tile's storage (its object is gone); its index stays taken.
-  void remove_tile(int id) {
-    TileRecord& t = tiles_[static_cast<std::size_t>(id)];
-    t.bytes = nullptr;
-    t.size = 0;
-    t.shadow.clear();
-  }
+  void remove_tile(int id) { shadow_.remove_tile(id); }
 
   /// Registers a global buffer.
-  void add_buffer(const BufferRecord& b) { buffers_.push_back(b); }
+  void add_buffer(const BufferRecord& b) { guard_.add_buffer(b); }
   /// Forgets a global buffer.
-  void remove_buffer(const void* begin) {
-    for (auto it = buffers_.begin(); it != buffers_.end(); ++it) {
-      if (it->begin == begin) {
-        buffers_.erase(it);
-        return;
-      }
-    }
-  }
+  void remove_buffer(const void* begin) { guard_.remove_buffer(begin); }
 
   // ---- what a kernel calls -----------------------------------------------------------------
 
@@ -215,10 +115,7 @@ public:
   /// A barrier: the thread waits until every thread of the block reaches one.
   void barrier(const char* file, int line) {
     require_kernel("__syncthreads()");
-    Fiber& f = fibers_[static_cast<std::size_t>(current_)];
-    f.state = State::waiting;
-    f.barrier = site_id(file, line);
-    swapcontext(&f.context, &scheduler_);
+    fibers_.wait_at(sites_.id(file, line));
   }
 
   /// Records and checks one shared access of `width` bytes at byte `byte` of tile `tile`,
@@ -227,30 +124,12 @@ public:
   bool shared_access(int tile, SharedOp op, std::int64_t byte, int width, int row, int col,
                      const char* file, int line) {
     require_kernel("a shared tile");
-    TileRecord& t = tiles_[static_cast<std::size_t>(tile)];
-    const int site = site_id(file, line);
-    const char* verb = op == SharedOp::load ? "reads" : "writes";
-    if (row < 0 || row >= t.rows || col < 0 || col >= t.cols || byte < 0 ||
-        byte + width > static_cast<std::int64_t>(t.size)) {
-      std::ostringstream s;
-      s << "shared memory out of bounds: " << me().describe() << " " << verb << " tile element ("
-        << row << ", " << col << ") at " << sites_[site].describe() << ", outside " << t.name
-        << " (" << t.rows << " x " << t.cols << " elements, " << t.size << " bytes)";
-      report(s.str());
+    const int site = sites_.id(file, line);
+    if (!shadow_.check_access(block_threads(), tile, op, byte, width, row, col, site)) {
       return false;
     }
-    if (byte % width != 0) {
-      std::ostringstream s;
-      s << "misaligned shared access: " << me().describe() << " " << verb << " " << width
-        << " bytes at byte " << byte << " of " << t.name << " (tile element (" << row << ", " << col
-        << ")) at " << sites_[site].describe() << ": not a multiple of " << width
-        << " (on the GPU, a fault)";
-      report(s.str());
-      return false;
-    }
-    check_bytes(t, op, static_cast<std::size_t>(byte), width, row, col, site);
     Access a;
-    a.thread = current_;
+    a.thread = fibers_.current();
     a.tile = tile;
     a.byte = static_cast<std::uint32_t>(byte);
     a.width = width;
@@ -258,8 +137,7 @@ public:
     a.site = site;
     a.row = row;
     a.col = col;
-    a.nth = nth_[{current_, site, static_cast<int>(op)}]++;
-    accesses_.push_back(a);
+    requests_.record(a);
     return true;
   }
 
@@ -273,8 +151,8 @@ public:
     }
     const long threads = static_cast<long>(block.x) * block.y * block.z;
     if (threads <= 0 || threads > kMaxThreads) {
-      report("launch with " + std::to_string(threads) + " threads per block: at most " +
-             std::to_string(kMaxThreads));
+      findings_.report("launch with " + std::to_string(threads) + " threads per block: at most " +
+                       std::to_string(kMaxThreads));
       return;
     }
     ++launches_;
@@ -284,7 +162,7 @@ public:
     grid_dim = grid;
     block_dim = block;
     body_ = &body;
-    SignalGuard guard(*this);
+    GlobalGuard::Installed handler(guard_, &Runtime::on_fault);
     for (unsigned bz = 0; bz < grid.z && !stopped_; ++bz) {
       for (unsigned by = 0; by < grid.y && !stopped_; ++by) {
         for (unsigned bx = 0; bx < grid.x && !stopped_; ++bx) {
@@ -300,108 +178,43 @@ public:
   /// Forgets the recording and the findings: a new run starts.
   void start_recording() {
     requests_.clear();
-    redeclared_.clear();
+    shadow_.start_recording();
     findings_.clear();
-    dropped_ = 0;
     launches_ = 0;
     stopped_ = false;
   }
   /// The requests recorded since start_recording(), block by block, in program order.
-  const std::vector<Request>& requests() const { return requests_; }
+  const std::vector<Request>& requests() const { return requests_.requests(); }
   /// The findings since start_recording().
-  std::vector<std::string> findings() const {
-    std::vector<std::string> f = findings_;
-    if (dropped_ > 0) {
-      f.push_back("... and " + std::to_string(dropped_) + " more finding(s)");
-    }
-    return f;
-  }
+  std::vector<std::string> findings() const { return findings_.list(); }
   /// Launches since start_recording().
   int launches() const { return launches_; }
 
 private:
-  enum class State { ready, waiting, done };
-  struct Fiber {
-    ucontext_t context{};
-    State state = State::ready;
-    int barrier = -1;
-  };
-  struct Access {
-    int thread = 0, tile = 0, width = 0, site = 0, row = 0, col = 0, nth = 0;
-    std::uint32_t byte = 0;
-    SharedOp op = SharedOp::load;
-  };
-  struct Unwritten { // a read of a byte no thread had stored, judged at the next barrier
-    int thread = 0, site = 0;
-    int tile = 0; // an index: tiles_ grows when a kernel first declares a tile
-    std::size_t byte = 0;
-    int row = 0, col = 0;
-  };
-  struct Fault {
-    const void* address = nullptr;
-    bool write = false;
-  };
+  Runtime() = default;
 
-  /// Installs the fault handler and its stack for one launch; restores the old ones after.
-  class SignalGuard {
-  public:
-    explicit SignalGuard(Runtime& r) {
-      stack_t ss{};
-      ss.ss_sp = r.signal_stack_.data();
-      ss.ss_size = r.signal_stack_.size();
-      sigaltstack(&ss, &old_stack_);
-      struct sigaction sa {};
-      sa.sa_sigaction = &Runtime::on_fault;
-      sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-      sigemptyset(&sa.sa_mask);
-      sigaction(SIGSEGV, &sa, &old_segv_);
-      sigaction(SIGBUS, &sa, &old_bus_);
-    }
-    ~SignalGuard() {
-      sigaction(SIGSEGV, &old_segv_, nullptr);
-      sigaction(SIGBUS, &old_bus_, nullptr);
-      sigaltstack(&old_stack_, nullptr);
-    }
-    SignalGuard(const SignalGuard&) = delete;
-    SignalGuard& operator=(const SignalGuard&) = delete;
-
-  private:
-    stack_t old_stack_{};
-    struct sigaction old_segv_ {};
-    struct sigaction old_bus_ {};
-  };
-
-  /// Bytes of the stack the fault handler runs on.
-  static constexpr std::size_t kSignalStackBytes = 64 * 1024;
-
-  Runtime() : signal_stack_(kSignalStackBytes) {}
-
+  // A SIGSEGV or SIGBUS: a kernel's (a GuardedBuffer's guard page) jumps back to run_block;
+  // any other takes the default action.
   static void on_fault(int sig, siginfo_t* info, void* context) {
     Runtime& r = get();
     if (!r.in_kernel_) { // not the kernel's: the default action
       signal(sig, SIG_DFL);
       return;
     }
-    r.fault_.address = info->si_addr;
-#if defined(__x86_64__)
-    r.fault_.write = (static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-#else
-    (void)context;
-    r.fault_.write = false;
-#endif
-    siglongjmp(r.fault_jump_, 1);
+    r.guard_.land(info, context);
   }
 
+  // What each fiber runs: the kernel, then back to the scheduler.
   static void fiber_main() {
     Runtime& r = get();
     try {
       (*r.body_)();
     } catch (const std::exception& e) {
-      r.report(r.me().describe() + " threw: " + e.what());
+      r.findings_.report(r.block_threads().me().describe() + " threw: " + e.what());
     } catch (...) {
-      r.report(r.me().describe() + " threw an exception");
+      r.findings_.report(r.block_threads().me().describe() + " threw an exception");
     }
-    r.fibers_[static_cast<std::size_t>(r.current_)].state = State::done;
+    r.fibers_.finish();
     // uc_link returns to the scheduler.
   }
 
@@ -411,307 +224,74 @@ private:
     }
   }
 
-  ThreadId id_of(int t) const {
-    ThreadId id;
-    id.block = block_idx_;
-    id.thread = dim3(static_cast<unsigned>(t) % block_dim.x,
-                     static_cast<unsigned>(t) / block_dim.x % block_dim.y,
-                     static_cast<unsigned>(t) / (block_dim.x * block_dim.y));
-    id.warp = t / kWarpSize;
-    id.lane = t % kWarpSize;
-    return id;
-  }
-  ThreadId me() const {
-    return id_of(current_);
+  // The running block's threads, as findings name them.
+  BlockThreads block_threads() const {
+    return BlockThreads{block_idx_, block_dim, fibers_.current()};
   }
 
-  int site_id(const char* file, int line) {
-    const auto key = std::make_pair(std::string(file), line);
-    const auto it = site_ids_.find(key);
-    if (it != site_ids_.end()) {
-      return it->second;
-    }
-    sites_.push_back(Site{base_name(file), line});
-    const int id = static_cast<int>(sites_.size()) - 1;
-    site_ids_.emplace(key, id);
-    return id;
-  }
-
-  void report(const std::string& finding) {
-    if (static_cast<int>(findings_.size()) < kMaxFindings) {
-      findings_.push_back(finding);
-    } else {
-      ++dropped_;
-    }
-  }
-
-  void reset_tile(TileRecord& t) {
-    if (t.bytes == nullptr) {
-      return;
-    }
-    std::memset(t.bytes, 0xff, t.size); // poison: a float reads NaN, a half NaN
-    std::fill(t.shadow.begin(), t.shadow.end(), ByteShadow{});
-  }
-
-  void check_bytes(TileRecord& t, SharedOp op, std::size_t byte, int width, int row, int col,
-                   int site) {
-    bool reported = false;
-    const auto race = [&](const char* kind, int other, int other_site) {
-      if (reported) {
-        return;
-      }
-      reported = true;
-      std::ostringstream s;
-      s << "shared-memory race (" << kind << ") on tile element (" << row << ", " << col << ") of "
-        << t.name << ": " << me().describe() << " " << (op == SharedOp::load ? "reads" : "writes")
-        << " it at " << sites_[site].describe() << ", and " << id_of(other).describe() << " "
-        << (std::string(kind) == "read after write" || std::string(kind) == "write after write"
-                ? "wrote"
-                : "read")
-        << " it at " << sites_[other_site].describe()
-        << " with no __syncthreads() between (overlapping bytes, one of them a write)";
-      report(s.str());
-    };
-    for (std::size_t b = byte; b < byte + static_cast<std::size_t>(width); ++b) {
-      ByteShadow& s = t.shadow[b];
-      if (op == SharedOp::load) {
-        if (!s.written) {
-          // Judged at the next barrier: a store by another thread before it makes this a race.
-          unwritten_.push_back(Unwritten{current_, site, tile_index(t), b, row, col});
-        } else if (s.write_epoch == epoch_ && s.writer != current_) {
-          race("read after write", s.writer, s.write_site);
-        }
-        if (s.read_epoch != epoch_) {
-          s.read_epoch = epoch_;
-          s.reader[0] = current_;
-          s.read_site[0] = site;
-          s.reader[1] = -1;
-        } else if (s.reader[0] != current_ && s.reader[1] < 0) {
-          s.reader[1] = current_;
-          s.read_site[1] = site;
-        }
-      } else {
-        if (s.write_epoch == epoch_ && s.writer != current_) {
-          race("write after write", s.writer, s.write_site);
-        } else if (s.read_epoch == epoch_) {
-          for (int k = 0; k < 2; ++k) {
-            if (s.reader[k] >= 0 && s.reader[k] != current_) {
-              race("write after read", s.reader[k], s.read_site[k]);
-              break;
-            }
-          }
-        }
-        s.writer = current_;
-        s.write_epoch = epoch_;
-        s.write_site = site;
-        s.written = true;
-      }
-    }
-  }
-
-  /// The reads of bytes no thread had stored, at the end of an epoch: a byte another thread
-  /// stored later in the same epoch was a race (reported at that store); the others read
-  /// memory no thread of the block ever wrote before them.
-  int tile_index(const TileRecord& t) const {
-    return static_cast<int>(&t - tiles_.data());
-  }
-
-  void judge_unwritten() {
-    int last_thread = -1;
-    for (const Unwritten& u : unwritten_) {
-      const TileRecord& t = tiles_[static_cast<std::size_t>(u.tile)];
-      if (u.byte >= t.shadow.size()) {
-        continue;
-      }
-      const ByteShadow& s = t.shadow[u.byte];
-      if ((s.written && s.write_epoch == epoch_) || u.thread == last_thread) {
-        continue;
-      }
-      last_thread = u.thread;
-      std::ostringstream m;
-      m << "uninitialised shared read: " << id_of(u.thread).describe() << " reads tile element ("
-        << u.row << ", " << u.col << ") of " << t.name << " at " << sites_[u.site].describe()
-        << ", which no thread of the block has written before it";
-      report(m.str());
-    }
-    unwritten_.clear();
-  }
-
+  // One block from its threads' start to their end: then its accesses become warp requests.
+  // A fault, or a barrier some thread never reaches, stops it (and the launch) instead.
   void run_block(dim3 block, int threads) {
-    block_idx_ = block;
-    block_idx = block;
-    epoch_ = 0;
-    unwritten_.clear();
-    declared_in_block_.clear();
-    accesses_.clear();
-    nth_.clear();
-    for (TileRecord& t : tiles_) {
-      reset_tile(t);
-    }
-    if (stacks_.empty()) {
-      stacks_.resize(static_cast<std::size_t>(kMaxThreads));
-    }
-    fibers_.assign(static_cast<std::size_t>(threads), Fiber{});
-    for (int t = 0; t < threads; ++t) {
-      auto& stack = stacks_[static_cast<std::size_t>(t)];
-      if (!stack) {
-        stack.reset(new unsigned char[kStackBytes]);
-      }
-      Fiber& f = fibers_[static_cast<std::size_t>(t)];
-      getcontext(&f.context);
-      f.context.uc_stack.ss_sp = stack.get();
-      f.context.uc_stack.ss_size = kStackBytes;
-      f.context.uc_link = &scheduler_;
-      makecontext(&f.context, &Runtime::fiber_main, 0);
-    }
+    enter_block(block, threads);
     in_kernel_ = true;
-    if (sigsetjmp(fault_jump_, 1) != 0) {
+    if (sigsetjmp(guard_.landing(), 1) != 0) { // a thread faulted: on_fault jumped here
       in_kernel_ = false;
-      report_fault();
+      findings_.report(guard_.describe_fault(block_threads().me().describe()));
       stopped_ = true;
       return;
     }
-    for (;;) {
-      for (int t = 0; t < threads; ++t) {
-        Fiber& f = fibers_[static_cast<std::size_t>(t)];
-        if (f.state != State::ready) {
-          continue;
-        }
-        current_ = t;
-        thread_idx = id_of(t).thread;
-        swapcontext(&scheduler_, &f.context);
-      }
-      int first_waiting = -1, first_done = -1, other_barrier = -1;
-      for (int t = 0; t < threads; ++t) {
-        const Fiber& f = fibers_[static_cast<std::size_t>(t)];
-        if (f.state == State::waiting) {
-          if (first_waiting < 0) {
-            first_waiting = t;
-          } else if (other_barrier < 0 &&
-                     f.barrier != fibers_[static_cast<std::size_t>(first_waiting)].barrier) {
-            other_barrier = t;
-          }
-        } else if (first_done < 0) {
-          first_done = t;
-        }
-      }
-      if (first_waiting < 0) {
-        judge_unwritten();
-        break; // every thread finished
-      }
-      const Fiber& w = fibers_[static_cast<std::size_t>(first_waiting)];
-      if (first_done >= 0) {
-        report("barrier not reached by every thread: " + id_of(first_waiting).describe() +
-               " waits at __syncthreads() at " + sites_[w.barrier].describe() + ", but " +
-               id_of(first_done).describe() +
-               " finished the kernel without reaching it (a __syncthreads() inside code that "
-               "not every thread of the block runs)");
-        in_kernel_ = false;
-        stopped_ = true;
-        return;
-      }
-      if (other_barrier >= 0) {
-        report("threads wait at different barriers: " + id_of(first_waiting).describe() + " at " +
-               sites_[w.barrier].describe() + ", " + id_of(other_barrier).describe() + " at " +
-               sites_[fibers_[static_cast<std::size_t>(other_barrier)].barrier].describe() +
-               " (every thread of a block must reach the same __syncthreads())");
-      }
-      judge_unwritten();
-      for (Fiber& f : fibers_) {
-        f.state = State::ready;
-      }
-      ++epoch_;
-    }
+    const bool finished = run_epochs();
     in_kernel_ = false;
-    collect_requests(block);
+    if (!finished) {
+      stopped_ = true;
+      return;
+    }
+    requests_.end_block(block, block_dim.x, sites_,
+                        [this](int tile) -> const std::string& { return shadow_.tile(tile).name; });
   }
 
-  void report_fault() {
-    const auto* p = static_cast<const unsigned char*>(fault_.address);
-    std::ostringstream s;
-    s << "global memory out of bounds: " << me().describe() << " "
-      << (fault_.write ? "writes" : "reads") << " ";
-    bool named = false;
-    for (const BufferRecord& b : buffers_) {
-      if (p >= b.map && p < b.map + b.map_bytes) {
-        const std::ptrdiff_t off = p - b.begin;
-        const std::ptrdiff_t elem = off >= 0 ? off / static_cast<std::ptrdiff_t>(b.elem)
-                                             : -((-off + static_cast<std::ptrdiff_t>(b.elem) - 1) /
-                                                 static_cast<std::ptrdiff_t>(b.elem));
-        const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(b.bytes / b.elem);
-        s << "element " << elem << " of " << b.name << ", a buffer of " << n << " element(s): ";
-        if (elem >= n) {
-          s << elem - n + 1 << " past its last element";
-        } else {
-          s << -elem << " before its first element";
-        }
-        named = true;
-        break;
+  // A new block: its index, fresh tiles and recording, a fiber per thread at the kernel's start.
+  void enter_block(dim3 block, int threads) {
+    block_idx_ = block;
+    block_idx = block;
+    shadow_.start_block();
+    requests_.start_block();
+    fibers_.start(threads, &Runtime::fiber_main);
+  }
+
+  // Runs the block's threads epoch by epoch (from one barrier to the next) until all finished:
+  // true; false when some finished while others wait at a barrier (reported).
+  bool run_epochs() {
+    for (;;) {
+      fibers_.run_ready([this](int t) { thread_idx = block_threads().id_of(t).thread; });
+      const BlockFibers::Standing s = fibers_.standing();
+      if (s.first_waiting < 0) { // every thread finished
+        shadow_.judge_unwritten(block_threads());
+        return true;
       }
-    }
-    if (!named) {
-      s << "address " << fault_.address << ", outside every buffer of the run";
-    }
-    s << ". The kernel stopped there (on the GPU: compute-sanitizer memcheck reports it, or "
-         "the launch fails with an illegal address)";
-    report(s.str());
-  }
-
-  void collect_requests(dim3 block) {
-    std::map<std::tuple<int, int, int, int, int, int>, std::size_t>
-        index; // warp, site, op, width, nth, tile
-    for (const Access& a : accesses_) {
-      const int warp = a.thread / kWarpSize, lane = a.thread % kWarpSize;
-      const auto key =
-          std::make_tuple(warp, a.site, static_cast<int>(a.op), a.width, a.nth, a.tile);
-      auto it = index.find(key);
-      if (it == index.end()) {
-        Request r;
-        r.op = a.op;
-        r.access.width = a.width;
-        r.access.mask = 0;
-        r.block = block;
-        r.warp = warp;
-        r.site = sites_[static_cast<std::size_t>(a.site)];
-        r.nth = a.nth;
-        r.block_x = block_dim.x;
-        r.tile = tiles_[static_cast<std::size_t>(a.tile)].name;
-        requests_.push_back(r);
-        it = index.emplace(key, requests_.size() - 1).first;
+      if (s.first_done >= 0) {
+        findings_.report(fibers_.barrier_not_reached(s, block_threads(), sites_));
+        return false;
       }
-      Request& r = requests_[it->second];
-      r.access.mask |= 1u << lane;
-      r.access.address[lane] = a.byte;
-      r.row[lane] = a.row;
-      r.col[lane] = a.col;
+      if (s.other_barrier >= 0) {
+        findings_.report(fibers_.different_barriers(s, block_threads(), sites_));
+      }
+      shadow_.pass_barrier(block_threads());
+      fibers_.release();
     }
   }
 
-  std::vector<TileRecord> tiles_;
-  std::vector<BufferRecord> buffers_;
-  std::vector<Site> sites_;
-  std::map<std::pair<std::string, int>, int> site_ids_;
-  std::vector<Fiber> fibers_;
-  std::vector<std::unique_ptr<unsigned char[]>> stacks_;
-  std::vector<unsigned char> signal_stack_;
-  ucontext_t scheduler_{};
-  sigjmp_buf fault_jump_{};
-  Fault fault_;
+  Sites sites_;
+  Findings findings_;
+  SharedShadow shadow_{sites_, findings_};
+  WarpRequests requests_;
+  BlockFibers fibers_;
+  GlobalGuard guard_;
   const std::function<void()>* body_ = nullptr;
   dim3 block_idx_;
-  int current_ = 0;
-  int epoch_ = 0;
   bool in_kernel_ = false;
   bool stopped_ = false;
   int launches_ = 0;
-  int dropped_ = 0;
-  std::vector<Access> accesses_;
-  std::vector<Unwritten> unwritten_;
-  std::set<std::string> redeclared_;
-  std::set<std::pair<std::string, std::string>> declared_in_block_;
-  std::map<std::tuple<int, int, int>, int> nth_;
-  std::vector<Request> requests_;
-  std::vector<std::string> findings_;
 };
 
 } // namespace kit::cpu_runtime
