@@ -390,7 +390,7 @@ endfunction()
 # another tree's `<name>-<tree>` (`<name>-solution`: what maintainers measure the committed
 # tables with); both in ${CMAKE_BINARY_DIR}/bin. The benchmark tools are such programs
 # (tools/transpose_bench: lesson 05; tools/measuring_bench: lesson 10): their sources live with
-# the tools, and neither the kit nor the tools' own code names a tree.
+# the tools, and neither the kit nor the tools' own code knows a lesson's solution.
 #
 # Each program sees COURSE_PROGRAM (its name, for its messages and the command its tables
 # record) and, from the lesson's library, COURSE_TREE and COURSE_EXERCISE_PATH (whose exercise
