@@ -430,3 +430,55 @@ function(course_add_lesson number topic)
     include("${PROJECT_SOURCE_DIR}/tests/${name}/lesson.cmake")
   endif()
 endfunction()
+
+# course_add_lesson_program(<NN> <name> SOURCES <source>... [LINK <library>...] [PROGRAMS <var>])
+#
+# A program built on lesson NN: one per tree this build has, each linked with that tree's
+# lesson library (lessonNN_<tree>) and the LINK libraries, so each tree has its own program,
+# reading that tree's kernels, and no program chooses a tree. The student tree's is `<name>`,
+# another tree's `<name>-<tree>` (`<name>-solution`: what maintainers measure the committed
+# tables with); both in ${CMAKE_BINARY_DIR}/bin. The benchmark tools are such programs
+# (tools/transpose_bench: lesson 05; tools/measuring_bench: lesson 10): their sources live with
+# the tools, and neither the kit nor the tools' own code knows a lesson's solution.
+#
+# Each program sees COURSE_PROGRAM (its name, for its messages and the command its tables
+# record) and, from the lesson's library, COURSE_TREE and COURSE_EXERCISE_PATH (whose exercise
+# it was built from: tools/common/built_from.hpp). Its target's COURSE_TREE property is its
+# tree; PROGRAMS <var> receives the programs' target names, in the order of COURSE_TREES.
+# Every tree of the build builds every lesson of lessons/ (course_add_lesson); the lessons'
+# libraries are defined after tools/, and their names are resolved when the build is generated.
+function(course_add_lesson_program number name)
+  cmake_parse_arguments(ARG "" "PROGRAMS" "SOURCES;LINK" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "course_add_lesson_program(${number} ${name} SOURCES <source>... "
+                        "[LINK <library>...] [PROGRAMS <var>]): got ${ARGN}")
+  endif()
+  file(GLOB lesson_dirs LIST_DIRECTORIES true "${PROJECT_SOURCE_DIR}/lessons/${number}_*")
+  set(lesson_dir "")
+  foreach(dir IN LISTS lesson_dirs)
+    if(IS_DIRECTORY "${dir}")
+      set(lesson_dir "${dir}")
+    endif()
+  endforeach()
+  if(NOT lesson_dir)
+    message(FATAL_ERROR "course_add_lesson_program(${number} ${name}): there is no lesson "
+                        "${number} (lessons/${number}_<topic>)")
+  endif()
+  set(programs "")
+  foreach(tree IN LISTS COURSE_TREES)
+    if(tree STREQUAL "student")
+      set(program "${name}")
+    else()
+      set(program "${name}-${tree}")
+    endif()
+    add_executable(${program} ${ARG_SOURCES})
+    target_link_libraries(${program} PRIVATE lesson${number}_${tree} ${ARG_LINK})
+    target_compile_definitions(${program} PRIVATE "COURSE_PROGRAM=\"${program}\"")
+    set_target_properties(${program} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin"
+                                                COURSE_TREE "${tree}")
+    list(APPEND programs ${program})
+  endforeach()
+  if(ARG_PROGRAMS)
+    set(${ARG_PROGRAMS} "${programs}" PARENT_SCOPE)
+  endif()
+endfunction()

@@ -160,6 +160,25 @@ class ReadmeBlocks(unittest.TestCase):
             self.assertIn("Measured on NVIDIA H100 80GB HBM3 (sm_90, 132 SMs), 2026-11-22: "
                           "`bank-conflicts --type float --sweep 0:4 --csv`", text)
 
+    def test_a_table_taken_with_a_solution_program_is_the_course_s_own_run(self):
+        # The solution tree's lesson programs (transpose-bench-solution) read the reference
+        # solutions, which a student repository has not: a README names such a run by what it
+        # is. The student tree's programs (transpose-bench) read the student's lessons.
+        def source_line(command):
+            m = measurements.Measurement("docs/measurements/transpose.csv",
+                                         {"device": H100, "date": "2026-11-23",
+                                          "command": command}, [], [], [])
+            return measurements.source_lines([m])[0]
+
+        for command in ("transpose-bench-solution --csv",
+                        "measuring-bench-solution --setups-csv FILE --latency-csv FILE"):
+            with self.subTest(command=command):
+                line = source_line(command)
+                self.assertIn("by the course's own GPU checks", line)
+                self.assertNotIn(command, line)
+        self.assertIn(": `transpose-bench --csv` (`docs/measurements/transpose.csv`)",
+                      source_line("transpose-bench --csv"))
+
     def test_errors_name_the_problem(self):
         cases = [
             ("<!-- measured:lesson09 -->\n<!-- /measured -->\n", "no lines in docs/measured.txt"),

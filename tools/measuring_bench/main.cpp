@@ -9,6 +9,10 @@
 //   measuring-bench --built-from                     the tree whose harness it times
 //
 // Without a GPU it says why and exits 77. Bad arguments: one line, exit status 2; a failure: 1.
+//
+// A lesson program, built once per tree (course_add_lesson_program): measuring-bench times
+// your lesson 10's harness, measuring-bench-solution (in a build with the reference solutions)
+// the solution's.
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -206,7 +210,7 @@ Options parse(int argc, char** argv) {
   Options o;
   course_tools::Args args(argc, argv);
   // How to take the tables again: where each went reads FILE.
-  o.command = args.recorded("measuring-bench", {}, {"--setups-csv", "--latency-csv"});
+  o.command = args.recorded(course_tools::kProgram, {}, {"--setups-csv", "--latency-csv"});
   while (!args.done()) {
     const std::string a = args.next();
     if (a == "--setups-csv") {
@@ -242,7 +246,7 @@ void write(const std::string& path, const std::function<void(std::ostream&)>& pr
 
 int run(const Options& o) {
   if (!kit::gpu_status().usable) {
-    std::printf("measuring-bench: skipped: %s\n", kit::gpu_status().reason.c_str());
+    std::printf("%s: skipped: %s\n", course_tools::kProgram, kit::gpu_status().reason.c_str());
     return 77;
   }
   std::vector<std::string> notes = {
@@ -331,10 +335,10 @@ int main(int argc, char** argv) {
   try {
     return run(parse(argc, argv));
   } catch (const course_tools::UsageError& e) {
-    std::fprintf(stderr, "measuring-bench: %s\n", e.what());
+    std::fprintf(stderr, "%s: %s\n", course_tools::kProgram, e.what());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "measuring-bench: measuring failed: %s\n", e.what());
+    std::fprintf(stderr, "%s: measuring failed: %s\n", course_tools::kProgram, e.what());
     return 1;
   }
 }

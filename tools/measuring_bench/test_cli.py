@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""CPU tests of the measuring-bench command: bad arguments give one line on stderr and exit
-status 2; --help and --built-from need no GPU, and the harness row's note names the tree this
-build links (the reference solution where the build has it, else the student's lessons);
-without a usable GPU (forced with KIT_FORCE_NO_GPU) it says why and exits 77, writing
-nothing."""
+"""CPU tests of one measuring-bench program (test_cli.py PROGRAM TREE: measuring-bench of the
+student tree, measuring-bench-solution of the solution tree): bad arguments give one line on
+stderr, starting with the program's name, and exit status 2; --help and --built-from need no
+GPU, and the harness row's note names the exercise of the program's tree; without a usable GPU
+(forced with KIT_FORCE_NO_GPU) it says why and exits 77, writing nothing."""
 
 import os
 from pathlib import Path
@@ -13,6 +13,8 @@ import tempfile
 import unittest
 
 TOOL = sys.argv.pop(1) if len(sys.argv) > 1 else "measuring-bench"
+TREE = sys.argv.pop(1) if len(sys.argv) > 1 else "student"
+PROGRAM = Path(TOOL).name
 ROOT = Path(__file__).resolve().parents[2]
 NO_GPU = {"KIT_FORCE_NO_GPU": "the test runs the tool as if no GPU were here"}
 
@@ -33,7 +35,7 @@ class Errors(unittest.TestCase):
                 self.assertEqual(p.returncode, 2, p.stderr)
                 lines = p.stderr.strip().splitlines()
                 self.assertEqual(len(lines), 1, f"{args}: want one line, got {p.stderr!r}")
-                self.assertTrue(lines[0].startswith("measuring-bench: "), lines[0])
+                self.assertTrue(lines[0].startswith(f"{PROGRAM}: "), lines[0])
                 self.assertIn(words, lines[0])
                 self.assertEqual(p.stdout, "")
 
@@ -45,6 +47,7 @@ class WithoutGpu(unittest.TestCase):
             p = run("--setups-csv", path)
             self.assertEqual(p.returncode, 77, p.stderr)
             self.assertIn("no usable GPU", p.stdout)
+            self.assertTrue(p.stdout.startswith(f"{PROGRAM}: skipped: "), p.stdout)
             self.assertFalse(os.path.exists(path))
 
     def test_help(self):
@@ -54,12 +57,9 @@ class WithoutGpu(unittest.TestCase):
 
 
 class BuiltFrom(unittest.TestCase):
-    def test_the_note_names_the_tree_this_build_links(self):
-        trees = os.environ.get("COURSE_TREES", "").split(",")
-        if "solution" in trees:
-            want = "the reference solution, solutions/10_measuring_right/exercise.cu"
-        else:
-            want = "your exercise, lessons/10_measuring_right/exercise.cu"
+    def test_the_note_names_the_exercise_of_the_program_s_tree(self):
+        want = {"solution": "the reference solution, solutions/10_measuring_right/exercise.cu",
+                "student": "your exercise, lessons/10_measuring_right/exercise.cu"}[TREE]
         p = run("--built-from")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stdout.strip().split(" of ")[-1], want)

@@ -11,6 +11,10 @@
 // memcpy's median time over the kernel's, both from the same run. GB/s counts the bytes read
 // plus the bytes written. Exit status: 0; 1 without a usable GPU, when a kernel is wrong or
 // CUDA fails; 2 for bad arguments (one line).
+//
+// A lesson program, built once per tree (course_add_lesson_program): transpose-bench times
+// your lesson 05's transpose_tiled and transpose_padded, transpose-bench-solution (in a build
+// with the reference solutions) the solution's.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -40,9 +44,9 @@
 
 namespace {
 
+using course_tools::kProgram; // transpose-bench, or transpose-bench-solution
 using course_tools::UsageError;
 
-constexpr const char* kProgram = "transpose-bench";
 /// The side of the default matrix (fp32: 256 MiB each way, far beyond the L2).
 constexpr int kDefaultSide = 8192;
 /// Largest side accepted, and largest number of elements (8 GiB each way).

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""CPU tests of the transpose-bench command: bad arguments give one line on stderr and exit
-status 2, --list, --help and --built-from need no GPU, the table's note names the tree this
-build links (the reference solution where the build has it, else the student's lessons), and
-without a usable GPU (forced with KIT_FORCE_NO_GPU, so it behaves the same on every machine) it
-says why and exits 1 without writing anything."""
+"""CPU tests of one transpose-bench program (test_cli.py PROGRAM TREE: transpose-bench of the
+student tree, transpose-bench-solution of the solution tree): bad arguments give one line on
+stderr, starting with the program's name, and exit status 2; --list, --help and --built-from
+need no GPU; the table's note names the exercise of the program's tree; and without a usable GPU
+(forced with KIT_FORCE_NO_GPU, so it behaves the same on every machine) it says why and exits 1
+without writing anything."""
 
 import os
 from pathlib import Path
@@ -13,6 +14,8 @@ import tempfile
 import unittest
 
 TOOL = sys.argv.pop(1) if len(sys.argv) > 1 else "transpose-bench"
+TREE = sys.argv.pop(1) if len(sys.argv) > 1 else "student"
+PROGRAM = Path(TOOL).name
 ROOT = Path(__file__).resolve().parents[2]
 NO_GPU = {"KIT_FORCE_NO_GPU": "the test runs the tool as if no GPU were here"}
 
@@ -47,7 +50,7 @@ class Errors(unittest.TestCase):
                 self.assertEqual(p.returncode, 2, f"{args}: {p.stderr}")
                 lines = p.stderr.strip().splitlines()
                 self.assertEqual(len(lines), 1, f"{args}: want one line, got {p.stderr!r}")
-                self.assertTrue(lines[0].startswith("transpose-bench: "), lines[0])
+                self.assertTrue(lines[0].startswith(f"{PROGRAM}: "), lines[0])
                 self.assertIn(words, lines[0])
                 self.assertEqual(p.stdout, "")
 
@@ -59,6 +62,7 @@ class WithoutGpu(unittest.TestCase):
                 p = run(*args)
                 self.assertEqual(p.returncode, 1, p.stderr)
                 self.assertIn("no usable GPU", p.stderr)
+                self.assertTrue(p.stderr.startswith(f"{PROGRAM}: "), p.stderr)
                 self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
                 self.assertEqual(p.stdout, "")
 
@@ -83,12 +87,9 @@ class WithoutGpu(unittest.TestCase):
 
 
 class BuiltFrom(unittest.TestCase):
-    def test_the_note_names_the_tree_this_build_links(self):
-        trees = os.environ.get("COURSE_TREES", "").split(",")
-        if "solution" in trees:
-            want = "the reference solution, solutions/05_padded_transpose/exercise.cu"
-        else:
-            want = "your exercise, lessons/05_padded_transpose/exercise.cu"
+    def test_the_note_names_the_exercise_of_the_program_s_tree(self):
+        want = {"solution": "the reference solution, solutions/05_padded_transpose/exercise.cu",
+                "student": "your exercise, lessons/05_padded_transpose/exercise.cu"}[TREE]
         p = run("--built-from")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stdout, f"transpose_tiled and transpose_padded: {want}\n")
