@@ -7,6 +7,7 @@ README's commands."""
 
 import contextlib
 import io
+import json
 import os
 import re
 import sys
@@ -46,7 +47,8 @@ float,4,4,,,4.000
 
 
 class Repo:
-    """A small repository: one lesson, docs/ with both manifests and a measurement."""
+    """A small repository: two lessons with their manifests (lesson 01's picture and measured
+    block), docs/ with the site's pictures and measured blocks, and a measurement."""
 
     def __init__(self, tmp, measured=False):
         self.root = tmp
@@ -55,16 +57,18 @@ class Repo:
             dict(device="none (model only): no usable GPU", c0="", c1="", c2="", s0="",
                  s1="", s2="")
         self.write("docs/measurements/sweep_float.csv", SWEEP.format(**values))
-        self.write("docs/measured.txt", """\
-            lesson01  table docs/measurements/sweep_float.csv 1,2
-            lesson01  chart docs/measurements/sweep_float.svg
-            """)
+        self.write("docs/measured.txt", "# the site's blocks\n")
         self.write("docs/pictures.txt", """\
             # comment
-            lessons/01_demo/images/stride_2.svg   --type float --stride 2 --title "Stride 2"
-            lessons/07_later/images/later.svg     --type float --stride 1
             docs/measurements/sweep_float.svg     chart docs/measurements/sweep_float.csv
             """)
+        self.manifest("01_demo", "A demo", pictures=[
+            {"svg": "lessons/01_demo/images/stride_2.svg",
+             "bank_map": ["--type", "float", "--stride", "2", "--title", "Stride 2"]}],
+            measured=[{"block": "lesson01", "table": "docs/measurements/sweep_float.csv",
+                       "strides": "1,2"},
+                      {"block": "lesson01", "chart": "docs/measurements/sweep_float.svg"}])
+        self.manifest("02_next", "Next")
         self.write("lessons/01_demo/demo.hpp", """\
             #pragma once
             namespace demo {
@@ -100,6 +104,17 @@ class Repo:
         self.write("lessons/02_next/README.md", "# Lesson 02: Next\n\n## Goal\n\nMore.\n")
         self.write("docs/mainpage.md", "# Course\n\n<!-- lessons -->\n")
         self.write("docs/lessons.md", "# Lessons\n\n<!-- lessons -->\n")
+
+    def manifest(self, folder, title, **facts):
+        """Writes lessons/<folder>/lesson.json (the facts not given: the course's defaults)."""
+        data = {"lesson": folder[:2], "title": title, "teaches": title.lower(), "points": 10,
+                "kernel_on_cpu": False, "gpu": {"compute_capability": "7.5", "tma": False,
+                                                "ldmatrix": False, "counters": False}}
+        data.update(facts)
+        self.write(f"lessons/{folder}/lesson.json", json.dumps(data, indent=2) + "\n")
+
+    def facts(self, folder):
+        return json.loads(self.read(f"lessons/{folder}/lesson.json"))
 
     def write(self, path, text):
         full = os.path.join(self.root, path)
@@ -181,7 +196,7 @@ class ReadmeBlocks(unittest.TestCase):
 
     def test_errors_name_the_problem(self):
         cases = [
-            ("<!-- measured:lesson09 -->\n<!-- /measured -->\n", "no lines in docs/measured.txt"),
+            ("<!-- measured:lesson09 -->\n<!-- /measured -->\n", "is declared nowhere"),
             ("<!-- measured:lesson01 -->\n", "has no <!-- /measured -->"),
             ("<!-- snippet:demo.hpp#nope -->\n<!-- /snippet -->\n", "has 0 '// [nope]' markers"),
             ("<!-- snippet:gone.hpp#index -->\n<!-- /snippet -->\n", "does not exist"),
@@ -198,10 +213,11 @@ class ReadmeBlocks(unittest.TestCase):
     def test_a_stride_missing_from_the_csv(self):
         with tempfile.TemporaryDirectory() as tmp:
             repo = Repo(tmp)
-            repo.write("docs/measured.txt", "lesson01 table docs/measurements/sweep_float.csv 9\n")
+            repo.manifest("01_demo", "A demo", measured=[
+                {"block": "lesson01", "table": "docs/measurements/sweep_float.csv", "strides": "9"}])
             with self.assertRaises(docs_common.DocsError) as e:
                 readme_blocks.sync(tmp, write=False)
-            self.assertIn("docs/measured.txt:1", str(e.exception))
+            self.assertIn("lessons/01_demo/lesson.json, measured[0]", str(e.exception))
             self.assertIn("no row for stride 9", str(e.exception))
 
 
@@ -389,10 +405,10 @@ class LessonMeasurements(unittest.TestCase):
             repo = Repo(tmp)
             report = junit_report().replace("lesson03", "lesson01", 2)  # the first demo test
             self.assertEqual(self.run_command(tmp, report)[0], 0)
-            repo.write("docs/measured.txt", """\
-                lesson01 table docs/measurements/lessons.csv lesson=01
-                site     table docs/measurements/lessons.csv
-                """)
+            repo.manifest("01_demo", "A demo", measured=[
+                {"block": "lesson01", "table": "docs/measurements/lessons.csv",
+                 "rows": ["lesson=01"]}])
+            repo.write("docs/measured.txt", "site     table docs/measurements/lessons.csv\n")
             repo.write("docs/site.md", "# All\n\n<!-- measured:site -->\n<!-- /measured -->\n")
             repo.write("lessons/01_demo/README.md",
                        "# Lesson 01: A demo\n\n<!-- measured:lesson01 -->\n<!-- /measured -->\n")
@@ -415,24 +431,24 @@ class LessonMeasurements(unittest.TestCase):
     def test_row_filters_in_the_manifest(self):
         self.assertEqual(docs_common.parse_filters(["lesson=03", "kind=demo"]),
                          {"lesson": "03", "kind": "demo"})
+        lessons = "docs/measurements/lessons.csv"
         cases = [
-            ("lesson01 table docs/measurements/lessons.csv lesson=07", "no row has lesson=07"),
-            ("lesson01 table docs/measurements/lessons.csv chapter=01", "no column 'chapter'"),
-            ("lesson01 table docs/measurements/lessons.csv lesson=01 lesson=02",
-             "filtered twice"),
-            ("lesson01 table docs/measurements/lessons.csv 1,2", "give no strides"),
-            ("lesson01 table docs/measurements/sweep_float.csv type=float", "is a stride sweep"),
-            ("lesson01 table docs/measurements/lessons.csv lesson=01 =x",
-             "'=x' is not a row filter"),
+            ({"table": lessons, "rows": ["lesson=07"]}, "no row has lesson=07"),
+            ({"table": lessons, "rows": ["chapter=01"]}, "no column 'chapter'"),
+            ({"table": lessons, "rows": ["lesson=01", "lesson=02"]}, "filtered twice"),
+            ({"table": lessons, "strides": "1,2"}, "give no strides"),
+            ({"table": "docs/measurements/sweep_float.csv", "rows": ["type=float"]},
+             "is a stride sweep"),
+            ({"table": lessons, "rows": ["lesson=01", "=x"]}, "'=x' is not a row filter"),
         ]
-        for line, words in cases:
-            with self.subTest(line=line), tempfile.TemporaryDirectory() as tmp:
+        for entry, words in cases:
+            with self.subTest(entry=entry), tempfile.TemporaryDirectory() as tmp:
                 repo = Repo(tmp)
                 self.assertEqual(self.run_command(tmp, junit_report())[0], 0)
-                repo.write("docs/measured.txt", line + "\n")
+                repo.manifest("01_demo", "A demo", measured=[{"block": "lesson01", **entry}])
                 with self.assertRaises(docs_common.DocsError) as e:
                     readme_blocks.sync(tmp, write=False)
-                self.assertIn("docs/measured.txt:1", str(e.exception))
+                self.assertIn("lessons/01_demo/lesson.json, measured[0]", str(e.exception))
                 self.assertIn(words, str(e.exception))
 
 
@@ -458,30 +474,31 @@ class LessonTable(unittest.TestCase):
             repo.write("README.md", COURSE_README)
             problems = readme_blocks.sync_lesson_table(tmp, write=False)
             self.assertEqual(len(problems), 2, problems)
-            self.assertIn("README.md: lesson 01: the lesson table says [Old title]"
-                          "(lessons/01_demo/README.md), its README is [A demo]", problems[0])
+            self.assertIn("README.md: lesson 01: the lesson table says '| 01 | [Old title]"
+                          "(lessons/01_demo/README.md) | banks |', its manifest '| 01 | [A demo]"
+                          "(lessons/01_demo/README.md) | a demo |'", problems[0])
             self.assertIn("README.md: lesson 02 (Next) is not in the lesson table", problems[1])
             self.assertEqual(readme_blocks.sync_lesson_table(tmp, write=True),
                              ["README.md: lesson table rewritten"])
             text = repo.read("README.md")
-            self.assertIn("| 01 | [A demo](lessons/01_demo/README.md) | banks |\n"
-                          "| 02 | [Next](lessons/02_next/README.md) | (say what it teaches) |\n"
+            self.assertIn("| 01 | [A demo](lessons/01_demo/README.md) | a demo |\n"
+                          "| 02 | [Next](lessons/02_next/README.md) | next |\n"
                           "<!-- /lesson-table -->\n\n## Tools\n", text)
-            # What a new lesson teaches is the author's to write: the check asks for it.
-            self.assertEqual(readme_blocks.sync_lesson_table(tmp, write=False),
-                             ["README.md: lesson 02 (Next): say what it teaches in the lesson table"])
-            repo.write("README.md", text.replace("(say what it teaches)", "more"))
             self.assertEqual(readme_blocks.sync_lesson_table(tmp, write=False), [])
+            # What a lesson teaches is its manifest's: the table follows it.
+            repo.manifest("02_next", "Next", teaches="more")
+            self.assertEqual(len(readme_blocks.sync_lesson_table(tmp, write=False)), 1)
 
     def test_a_lesson_the_course_does_not_have_and_no_table(self):
         with tempfile.TemporaryDirectory() as tmp:
             repo = Repo(tmp)
             repo.write("README.md", COURSE_README.replace(
-                "| 01 | [Old title]", "| 01 | [A demo](lessons/01_demo/README.md) | banks |\n"
-                "| 02 | [Next](lessons/02_next/README.md) | more |\n| 09 | [Old title]"))
+                "| 01 | [Old title](lessons/01_demo/README.md) | banks |",
+                "| 01 | [A demo](lessons/01_demo/README.md) | a demo |\n"
+                "| 02 | [Next](lessons/02_next/README.md) | next |\n| 09 | [Old title](x) | y |"))
             self.assertEqual(readme_blocks.sync_lesson_table(tmp, write=False),
                              ["README.md: the lesson table lists lesson 09, which the course does "
-                              "not have; `python3 tools/docs/readme_blocks.py write` rewrites it"])
+                              "not have; `./course-admin regenerate` rewrites it"])
             repo.write("README.md", "# The course\n")
             with self.assertRaises(docs_common.DocsError) as e:
                 readme_blocks.sync(tmp, write=False)
@@ -513,7 +530,8 @@ class LessonPages(unittest.TestCase):
         self.repo.write("lessons/01_demo/README.md", LESSON_README)
         self.repo.write("lessons/01_demo/hints.md", "# Lesson 01 hints\n\n## Hint 1\na nudge\n\n"
                                                     "## Hint 2\nthe idea\n")
-        self.repo.write("lessons/02_next/README.md", LESSON_README.replace("01", "02"))
+        self.repo.write("lessons/02_next/README.md",
+                        LESSON_README.replace("01", "02").replace("A demo", "Next"))
         self.repo.write("lessons/02_next/hints.md", "## Hint 1\none\n## Hint 2\ntwo\n")
 
     def tearDown(self):
@@ -538,6 +556,17 @@ class LessonPages(unittest.TestCase):
                       problems[2])
         self.assertIn("lessons/02_next/hints.md: the hints are numbered [1, 3]", problems[3])
         self.assertEqual(lesson_pages.main(["check", "--root", self.root]), 1)
+
+    def test_the_first_line_is_the_manifests_title(self):
+        self.repo.manifest("01_demo", "A better demo")
+        problems, _ = lesson_pages.check(self.root)
+        self.assertEqual(problems, ["lessons/01_demo/README.md: the first line is '# Lesson 01: "
+                                    "A demo', not '# Lesson 01: A better demo' (the title is the "
+                                    "manifest's, lessons/01_demo/lesson.json)"])
+        os.remove(os.path.join(self.root, "lessons/01_demo/lesson.json"))
+        problems, _ = lesson_pages.check(self.root)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("lessons/01_demo/lesson.json: no such file", problems[0])
 
     def test_hints_in_the_readme_and_no_hints_file(self):
         os.remove(os.path.join(self.root, "lessons/02_next/hints.md"))
@@ -580,9 +609,11 @@ class Filter(unittest.TestCase):
     def test_the_gallery_shows_no_answer(self):
         with tempfile.TemporaryDirectory() as tmp:
             repo = Repo(tmp)
-            repo.write("docs/pictures.txt", repo.read("docs/pictures.txt") +
-                       "solutions/01_demo/images/answer.svg --type float --stride 33 "
-                       "--title \"The answer\"\n")
+            facts = repo.facts("01_demo")
+            facts["pictures"].append({"svg": "solutions/01_demo/images/answer.svg", "bank_map":
+                                      ["--type", "float", "--stride", "33", "--title",
+                                       "The answer"]})
+            repo.manifest("01_demo", "A demo", pictures=facts["pictures"])
             shown = "\n".join(doxygen_filter.gallery(tmp))
             self.assertIn("lessons/01_demo/images/stride_2.svg", shown)
             self.assertNotIn("The answer", shown)
@@ -607,9 +638,8 @@ class Pictures(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             Repo(tmp)
             problems = pictures.check(tmp, BANK_MAP)
-            self.assertIn("lessons/01_demo/images/stride_2.svg: missing (manifest line 2)",
-                          problems)
-            self.assertFalse(any("07_later" in p for p in problems), "lesson 07 is not here yet")
+            self.assertIn("lessons/01_demo/images/stride_2.svg: missing "
+                          "(lessons/01_demo/lesson.json, pictures[0])", problems)
             done = pictures.generate(tmp, BANK_MAP)
             self.assertEqual(done, ["lessons/01_demo/images/stride_2.svg",
                                     "docs/measurements/sweep_float.svg"])
@@ -621,33 +651,34 @@ class Pictures(unittest.TestCase):
                 f.write("<svg/>")
             problems = pictures.check(tmp, BANK_MAP)
             self.assertIn("lessons/01_demo/images/stride_2.svg: differs from what is drawn now "
-                          "(manifest line 2)", problems)
-            self.assertIn("lessons/01_demo/images/drawn.svg: not generated by any line of "
-                          "docs/pictures.txt", problems)
+                          "(lessons/01_demo/lesson.json, pictures[0])", problems)
+            self.assertIn("lessons/01_demo/images/drawn.svg: not drawn by any picture of the "
+                          "`pictures` of lessons/01_demo/lesson.json", problems)
 
     @unittest.skipUnless(BANK_MAP, "needs --bank-map")
     def test_the_answers_pictures_live_with_the_solutions(self):
         with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as html:
             repo = Repo(tmp)
-            manifest = repo.read("docs/pictures.txt")
-            repo.write("docs/pictures.txt", manifest + "solutions/01_demo/images/answer.svg "
-                       "--type float --stride 4\n")
+            facts = repo.facts("01_demo")
+            facts["pictures"].append({"svg": "solutions/01_demo/images/answer.svg",
+                                      "bank_map": ["--type", "float", "--stride", "4"]})
+            repo.manifest("01_demo", "A demo", pictures=facts["pictures"])
             pictures.generate(tmp, BANK_MAP)
             self.assertFalse(os.path.exists(os.path.join(tmp, "solutions")),
                              "no solutions here (a student repository): no answers' pictures")
             self.assertEqual(pictures.check(tmp, BANK_MAP), [])
             repo.write("solutions/01_demo/answers.md", "# Lesson 01: answers\n\n"
                        "![4 wavefronts](images/answer.svg)\n![gone](images/gone.svg)\n")
-            self.assertIn("solutions/01_demo/images/answer.svg: missing (manifest line 5)",
-                          pictures.check(tmp, BANK_MAP))
+            self.assertIn("solutions/01_demo/images/answer.svg: missing "
+                          "(lessons/01_demo/lesson.json, pictures[1])", pictures.check(tmp, BANK_MAP))
             pictures.generate(tmp, BANK_MAP)
             repo.write("solutions/01_demo/images/drawn.svg", "<svg/>")
             problems = pictures.check(tmp, BANK_MAP)
             self.assertIn("solutions/01_demo/answers.md: uses 'images/gone.svg', which does not "
-                          "exist (add 'solutions/01_demo/images/gone.svg <bank-map arguments>' "
-                          "to docs/pictures.txt)", problems)
-            self.assertIn("solutions/01_demo/images/drawn.svg: not generated by any line of "
-                          "docs/pictures.txt", problems)
+                          "exist (add it to the `pictures` of lessons/01_demo/lesson.json)",
+                          problems)
+            self.assertIn("solutions/01_demo/images/drawn.svg: not drawn by any picture of the "
+                          "`pictures` of lessons/01_demo/lesson.json", problems)
             self.assertEqual(len(problems), 2, problems)
             self.assertEqual(pictures.site(tmp, BANK_MAP, html), [])
             self.assertFalse(os.path.exists(os.path.join(html, "solutions")),
@@ -689,10 +720,8 @@ class Pictures(unittest.TestCase):
             Repo(tmp)
             self.assertEqual(pictures.site(tmp, BANK_MAP, html), [])
             for path in ("lessons/01_demo/images/stride_2.svg",
-                         "lessons/07_later/images/later.svg",
                          "docs/measurements/sweep_float.svg"):
                 self.assertTrue(os.path.isfile(os.path.join(html, path)), path)
-            self.assertFalse(os.path.isdir(os.path.join(tmp, "lessons/07_later")))
 
 
 class Charts(unittest.TestCase):

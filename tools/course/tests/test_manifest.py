@@ -1,0 +1,77 @@
+"""model/manifest.py: every lesson's manifest reads and is written in the course's own form; a
+manifest that says something the reader does not know, or says it wrongly, is refused with one
+sentence naming the file and the key."""
+
+from __future__ import annotations
+
+import json
+import unittest
+from pathlib import Path
+
+from course_testing import ROOT, ToolTest
+from course.model.course_model import CourseError, find_lessons
+from course.model.manifest import manifest_json, parse_manifest
+
+GOOD = {"lesson": "03", "title": "T", "teaches": "t", "points": 10, "kernel_on_cpu": False,
+        "gpu": {"compute_capability": "7.5", "tma": False, "ldmatrix": False, "counters": True}}
+
+
+def parse(data, number: str = "03"):
+    text = data if isinstance(data, str) else json.dumps(data)
+    return parse_manifest(text, Path("lesson.json"), "lessons/03_x/lesson.json", number)
+
+
+class CourseManifests(unittest.TestCase):
+    def test_every_lesson_has_one_in_the_courses_form(self):
+        lessons = find_lessons(ROOT)
+        self.assertTrue(lessons)
+        for lesson in lessons:
+            with self.subTest(lesson=lesson.folder):
+                m = lesson.manifest
+                self.assertEqual(m.lesson, lesson.number)
+                self.assertEqual(manifest_json(m), (lesson.dir / "lesson.json").read_text(),
+                                 "not in the form the course writes (model/manifest.py)")
+
+
+class Refusals(ToolTest):
+    def assertRefused(self, data, *words: str, number: str = "03") -> None:
+        with self.assertRaises(CourseError) as e:
+            parse(data, number)
+        message = str(e.exception)
+        self.assertTrue(message.startswith("lessons/03_x/lesson.json: "), message)
+        self.assertNotIn("\n", message)
+        for w in words:
+            self.assertIn(w, message)
+
+    def test_a_good_one_reads(self):
+        m = parse(dict(GOOD, policy={"std": ["vector"]}, measured=[
+            {"block": "lesson03", "table": "docs/measurements/lessons.csv", "rows": ["lesson=03"]}]))
+        self.assertEqual((m.title, m.points, m.gpu.counters, m.policy.std), ("T", 10, True,
+                                                                              ("vector",)))
+        self.assertEqual(m.measured[0].where, "lessons/03_x/lesson.json, measured[0]")
+
+    def test_what_is_refused(self):
+        self.assertRefused("{", "not JSON")
+        self.assertRefused(dict(GOOD, color="red"), "unknown key color")
+        self.assertRefused({k: v for k, v in GOOD.items() if k != "points"}, "missing points")
+        self.assertRefused(GOOD, "'03' is not the folder's number, 04", number="04")
+        self.assertRefused(dict(GOOD, points=-1), "points")
+        self.assertRefused(dict(GOOD, points=True), "points")
+        self.assertRefused(dict(GOOD, title=""), "title")
+        self.assertRefused(dict(GOOD, kernel_on_cpu="yes"), "kernel_on_cpu", "true or false")
+        self.assertRefused(dict(GOOD, gpu=dict(GOOD["gpu"], compute_capability="9")),
+                           "gpu.compute_capability")
+        self.assertRefused(dict(GOOD, gpu=dict(GOOD["gpu"], fp64=True)), "gpu", "unknown key fp64")
+        self.assertRefused(dict(GOOD, policy={"names": "system"}), "policy.names", "list")
+        self.assertRefused(dict(GOOD, pictures=[{"svg": "../x.svg", "bank_map": []}]),
+                           "pictures[0].svg")
+        self.assertRefused(dict(GOOD, pictures=[{"svg": "a.svg"}]), "pictures[0]",
+                           "either bank_map")
+        self.assertRefused(dict(GOOD, measured=[{"block": "b", "chart": "c.svg", "rows": ["a=b"]}]),
+                           "measured[0]", "no rows")
+        self.assertRefused(dict(GOOD, answer_exceptions=[{"file": "README.md"}]),
+                           "answer_exceptions[0]", "missing")
+
+
+if __name__ == "__main__":
+    unittest.main()
