@@ -431,7 +431,7 @@ function(course_add_lesson number topic)
   endif()
 endfunction()
 
-# course_add_lesson_program(<NN> <name> SOURCES <source>... [LINK <library>...] [PROGRAMS <var>])
+# course_add_lesson_program(<NN> <name> SOURCES <source>... [LINK <library>...] [CLI_TEST <script>])
 #
 # A program built on lesson NN: one per tree this build has, each linked with that tree's
 # lesson library (lessonNN_<tree>) and the LINK libraries, so each tree has its own program,
@@ -444,14 +444,16 @@ endfunction()
 # Each program sees COURSE_PROGRAM (its name, for its messages and the command its tables
 # record) and, from the lesson's library, COURSE_TREE and COURSE_EXERCISE_PATH (whose exercise
 # it was built from: tools/common/built_from.hpp). Its target's COURSE_TREE property is its
-# tree; PROGRAMS <var> receives the programs' target names, in the order of COURSE_TREES.
+# tree. CLI_TEST <script> registers tools/<program>/cli for each program: the script, given the
+# program and its tree, checks its command line, its error paths and its no-GPU exit (a CPU
+# test).
 # Every tree of the build builds every lesson of lessons/ (course_add_lesson); the lessons'
 # libraries are defined after tools/, and their names are resolved when the build is generated.
 function(course_add_lesson_program number name)
-  cmake_parse_arguments(ARG "" "PROGRAMS" "SOURCES;LINK" ${ARGN})
+  cmake_parse_arguments(ARG "" "CLI_TEST" "SOURCES;LINK" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_SOURCES)
     message(FATAL_ERROR "course_add_lesson_program(${number} ${name} SOURCES <source>... "
-                        "[LINK <library>...] [PROGRAMS <var>]): got ${ARGN}")
+                        "[LINK <library>...] [CLI_TEST <script>]): got ${ARGN}")
   endif()
   file(GLOB lesson_dirs LIST_DIRECTORIES true "${PROJECT_SOURCE_DIR}/lessons/${number}_*")
   set(lesson_dir "")
@@ -464,7 +466,6 @@ function(course_add_lesson_program number name)
     message(FATAL_ERROR "course_add_lesson_program(${number} ${name}): there is no lesson "
                         "${number} (lessons/${number}_<topic>)")
   endif()
-  set(programs "")
   foreach(tree IN LISTS COURSE_TREES)
     if(tree STREQUAL "student")
       set(program "${name}")
@@ -476,9 +477,11 @@ function(course_add_lesson_program number name)
     target_compile_definitions(${program} PRIVATE "COURSE_PROGRAM=\"${program}\"")
     set_target_properties(${program} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin"
                                                 COURSE_TREE "${tree}")
-    list(APPEND programs ${program})
+    # Its command line, checked without a GPU: CLI_TEST <script> <program> <tree>.
+    if(ARG_CLI_TEST)
+      add_test(NAME tools/${program}/cli
+               COMMAND Python3::Interpreter "${ARG_CLI_TEST}" "$<TARGET_FILE:${program}>" ${tree})
+      set_tests_properties(tools/${program}/cli PROPERTIES LABELS "tools;cpu" TIMEOUT 120)
+    endif()
   endforeach()
-  if(ARG_PROGRAMS)
-    set(${ARG_PROGRAMS} "${programs}" PARENT_SCOPE)
-  endif()
 endfunction()
