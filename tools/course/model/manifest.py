@@ -29,7 +29,9 @@
   least, the TMA (sm_90), ldmatrix, and the hardware counters (the build checks that a lesson
   declares counters exactly when it has a counter test file).
 - policy: what the lesson's exercise files may use beyond the course-wide lists of
-  policy/exercise_rules.py: headers, `std::` names, other names (a name may end in `*`).
+  policy/exercise_rules.py: headers, `std::` names, other names (a name may end in `*`), and
+  the kit's names (`kit`, qualified: "kit::Pitched"; a type brings its members): never the
+  model's functions, which compute what the lesson asks for.
 - answer_exceptions: the places of the student's view where one of the lesson's answers may
   stand, each with its reason (policy/check_answers.py): `file` from the lesson's folder (or a
   course page from the root, docs/measurements.md), `where` the README section or the C++
@@ -78,6 +80,7 @@ class PolicyExtras:
     headers: Tuple[str, ...] = ()
     std: Tuple[str, ...] = ()
     names: Tuple[str, ...] = ()
+    kit: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -201,8 +204,9 @@ def parse_manifest(text: str, path: Path, shown: str, number: str) -> Manifest:
     gpu = GpuNeeds(r.string(g["compute_capability"], "gpu.compute_capability", _COMPUTE_CAPABILITY),
                    r.boolean(g["tma"], "gpu.tma"), r.boolean(g["ldmatrix"], "gpu.ldmatrix"),
                    r.boolean(g["counters"], "gpu.counters"))
-    p = r.object(d.get("policy", {}), "policy", (), ("headers", "std", "names"))
-    policy = PolicyExtras(*(r.strings(p.get(k, []), f"policy.{k}") for k in ("headers", "std", "names")))
+    p = r.object(d.get("policy", {}), "policy", (), ("headers", "std", "names", "kit"))
+    policy = PolicyExtras(*(r.strings(p.get(k, []), f"policy.{k}")
+                            for k in ("headers", "std", "names", "kit")))
     exceptions = []
     for where, e in r.objects(d.get("answer_exceptions", []), "answer_exceptions"):
         e = r.object(e, where, ("file", "where", "origin", "reason"))
@@ -271,10 +275,10 @@ def manifest_json(m: Manifest) -> str:
         "kernel_on_cpu": m.kernel_on_cpu,
         "gpu": {"compute_capability": m.gpu.compute_capability, "tma": m.gpu.tma,
                 "ldmatrix": m.gpu.ldmatrix, "counters": m.gpu.counters}}
-    if any((m.policy.headers, m.policy.std, m.policy.names)):
-        data["policy"] = {k: list(v) for k, v in (("headers", m.policy.headers),
-                                                  ("std", m.policy.std), ("names", m.policy.names))
-                          if v}
+    policy = (("headers", m.policy.headers), ("std", m.policy.std), ("names", m.policy.names),
+              ("kit", m.policy.kit))
+    if any(v for _, v in policy):
+        data["policy"] = {k: list(v) for k, v in policy if v}
     if m.answer_exceptions:
         data["answer_exceptions"] = [vars(e) for e in m.answer_exceptions]
     if m.pictures:

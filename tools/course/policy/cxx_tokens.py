@@ -1,9 +1,9 @@
-"""C++ source as the course's checks read it, the one reader of C++ they share: libclang's lexer
-(its tokens only, never its parse: Debian's python3-clang is older than the CUDA headers), the
-preprocessor directives, the braces as a tree and the names a file declares (the exercise
-policy), the calls and tests of a test file (the prediction checks), read from the tokens alone;
-answer_units reads a C++ file's tokens from here too. Standard library and libclang's Python
-bindings (python3-clang)."""
+"""C++ source as the course's checks read it, the one reader of C++ they share: libclang 19's
+lexer, the preprocessor directives, the braces as a tree and the names a file declares (the
+exercise policy's token layer), the calls and tests of a test file (the prediction checks), read
+from the tokens alone; answer_units reads a C++ file's tokens from here too. The exercise
+policy's allowlist (allowlist.py) parses with the same libclang, loaded here. Standard library
+and libclang's Python bindings (python3-clang-19)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,17 +30,25 @@ class LexerUnavailable(CourseError):
 # The lexer
 # ------------------------------------------------------------------------------------------
 
+#: The one libclang the course reads C++ with (its major version): cursor kinds and the lexer's
+#: corner cases differ between versions, and a file must get the same verdict on every machine.
+#: Debian 12 and Ubuntu 24.04 both package it (python3-clang-19, libclang1-19).
+LIBCLANG_MAJOR = 19
 #: Where Debian and Ubuntu put the bindings and the library, for a Python that is not the
 #: system's (a virtual environment, pyenv). $COURSE_LIBCLANG names the library itself.
 _BINDINGS_DIRS = ("/usr/lib/python3/dist-packages",)
-_LIBRARY_GLOBS = ("/usr/lib/llvm-*/lib/libclang.so.1", "/usr/lib/llvm-*/lib/libclang-*.so.1",
-                  "/usr/lib/x86_64-linux-gnu/libclang-*.so.1", "/usr/lib/*/libclang*.so*")
+_LIBRARY_GLOBS = (f"/usr/lib/llvm-{LIBCLANG_MAJOR}/lib/libclang-{LIBCLANG_MAJOR}.so*",
+                  f"/usr/lib/llvm-{LIBCLANG_MAJOR}/lib/libclang.so*",
+                  f"/usr/lib/*/libclang-{LIBCLANG_MAJOR}.so*")
+_INSTALL = (f"install python3-clang-{LIBCLANG_MAJOR} and libclang1-{LIBCLANG_MAJOR} (Debian 12, "
+            f"Ubuntu 24.04)")
 
 _cindex = None
 
 
 def load_lexer():
-    """libclang's Python bindings, with their library found. Raises LexerUnavailable."""
+    """libclang's Python bindings, with libclang 19 found (no other version: the verdicts would
+    differ). Raises LexerUnavailable."""
     global _cindex
     if _cindex is not None:
         return _cindex
@@ -55,9 +64,9 @@ def load_lexer():
                     break
         if ci is None:
             raise LexerUnavailable(
-                "the course reads C++ with libclang's lexer, and its Python bindings are missing: "
-                "install python3-clang (Debian, Ubuntu), or point COURSE_CLANG_BINDINGS at the "
-                "folder holding clang/")
+                f"the course reads C++ with libclang {LIBCLANG_MAJOR}, and its Python bindings "
+                f"are missing: {_INSTALL}, or point COURSE_CLANG_BINDINGS at the folder holding "
+                f"clang/")
     candidates = [os.environ["COURSE_LIBCLANG"]] if os.environ.get("COURSE_LIBCLANG") else []
     import glob
     for pattern in _LIBRARY_GLOBS:
@@ -70,13 +79,26 @@ def load_lexer():
                 ci.Config.library_file = None
                 ci.Config.set_library_file(library)
             ci.Index.create()
+            version = libclang_version(ci)
+            if not re.search(rf"\bversion {LIBCLANG_MAJOR}\.", version):
+                errors.append(f"{library or 'the default library'} is {version}")
+                continue
             _cindex = ci
             return ci
         except Exception as e:  # cindex raises its own LibclangError, or OSError
             errors.append(str(e).splitlines()[0] if str(e) else type(e).__name__)
-    raise LexerUnavailable("the course reads C++ with libclang's lexer: install libclang "
-                            "(libclang1-14 or newer; COURSE_LIBCLANG may name it): "
-                            f"{errors[-1] if errors else 'not found'}")
+    raise LexerUnavailable(f"the course reads C++ with libclang {LIBCLANG_MAJOR}: {_INSTALL} "
+                           f"(COURSE_LIBCLANG may name the library): "
+                           f"{errors[-1] if errors else 'not found'}")
+
+
+def libclang_version(ci) -> str:
+    """'Debian clang version 19.1.7 (...)': the version of the libclang the bindings loaded."""
+    fn = ci.conf.lib.clang_getClangVersion
+    fn.argtypes = []
+    fn.restype = ci._CXString
+    fn.errcheck = ci._CXString.from_result
+    return fn()
 
 
 def _bindings_from(folder: Path):

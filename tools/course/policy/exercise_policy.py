@@ -7,18 +7,21 @@ before it is built (by the grader, on every file it takes from a student's repos
   ./course-admin policy lessons [--solutions]     every lesson's files
 
 An exercise needs declarations in its lesson's namespace and nothing else. Each file is read
-with a real C++ lexer (libclang's, from Debian's python3-clang; its tokens only, never its
-parse), so comments, strings, line splices, digraphs and universal character names cannot hide
-anything. A file is refused, naming the line and the rule, when it holds
+twice, with libclang 19 (cxx_tokens.LIBCLANG_MAJOR): first as tokens, here, so comments,
+strings, line splices, digraphs and universal character names cannot hide anything; then parsed,
+as the course's CPU build compiles it, and held to an allowlist of constructs and of the names
+they resolve to (allowlist.py: what it does not know, it refuses). The tokens are refused,
+naming the line and the rule, when they hold
   - a directive other than `#pragma once`, `#pragma unroll [N]` and `#include` of the lesson's,
     the kit's and the listed standard and CUDA headers (`#define`, `#undef`, `#line`, `#if`,
     `_Pragma`, `%:` ... all refused), a line splice, a trigraph, a digraph or a character
     outside ASCII (comments aside);
   - anything outside `namespace lessonNN { ... }` (an anonymous namespace inside it is fine),
     a namespace of another name (`kit`, `std`, `testing` cannot be reopened or shadowed);
-  - `asm`, `extern`, `thread_local`, `friend`, an `__attribute__` or any other reserved name
-    not on the CUDA list, `using namespace`, `template <>` or a partial specialization, an
-    operator other than the call operator `()`;
+  - `asm`, `extern`, `thread_local`, `friend`, `mutable`, an attribute in any spelling (`[[`,
+    `__attribute__`, `alignas`, `__declspec`) or any other reserved name not on the CUDA list,
+    `using namespace`, `template <>` or a partial specialization, an operator other than the
+    call operator `()`;
   - a variable at namespace scope that is not `constexpr`, a `static` local or member that is
     not `constexpr` (no code may run before, between or after the tests);
   - a name the policy denies wherever it stands (process control, signals, processes and
@@ -31,7 +34,7 @@ anything. A file is refused, naming the line and the rule, when it holds
     overload or a twin a test would pick up), unless the lesson's starter declares it too.
 
 Exit status: 0 every file passes, 1 some file is refused (each finding on one line,
-`file:line: [rule] message`), 2 for bad usage or when the lexer is not installed.
+`file:line: [rule] message`), 2 for bad usage or when libclang 19 is not installed.
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 from course.model.cli import Parser, run_main
 from course.model.course_model import (CourseError, Lesson, ROOT, find_lessons, is_inside,
                                        lesson_by_number)
-from course.policy import exercise_rules as rules
+from course.policy import allowlist, exercise_rules as rules
+from course.policy.allowlist import cuda_include_dir
 from course.policy.cxx_tokens import (Declarations, Group, LexerUnavailable, Tok, Unbalanced,
                                       brace_tree, declarator, declared_names, first_tok, flat,
                                       include_name, lex, load_lexer, read_declarations,
@@ -103,19 +107,6 @@ _ASM_LABEL = re.compile(r"__asm__\s*\((?:[^()])*\)")
 _EXTERN_FUNCTION = re.compile(r"\bextern\b(?:\s*\"C\")?[^;{}]*?\b([A-Za-z_]\w*)\s*\(")
 _CUDA_API_NAME = re.compile(r"\b(cuda[A-Z]\w*|cu[A-Z]\w*)\b")
 _EXTERN_VARIABLE = re.compile(r"\bextern\b(?:\s*\"C\")?[^;{}()]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*;")
-
-
-def cuda_include_dir() -> Optional[Path]:
-    """The CUDA toolkit's include folder ($CUDA_HOME, nvcc on PATH, /usr/local/cuda)."""
-    candidates = [os.environ.get("CUDA_HOME", ""), os.environ.get("CUDA_PATH", "")]
-    nvcc = shutil.which("nvcc")
-    if nvcc:
-        candidates.append(str(Path(nvcc).resolve().parents[1]))
-    candidates += ["/usr/local/cuda", "/opt/cuda"]
-    for c in candidates:
-        if c and Path(c, "include", "cuda_runtime.h").is_file():
-            return Path(c, "include")
-    return None
 
 
 _library_memo: Dict[str, FrozenSet[str]] = {}
@@ -361,6 +352,7 @@ _REFUSED_KEYWORDS = {
     "argument-dependent lookup)", "export": "`export`", "goto": "`goto`",
     "co_await": "coroutines", "co_yield": "coroutines", "co_return": "coroutines",
     "__attribute__": "attributes", "__attribute": "attributes", "__declspec": "attributes",
+    "alignas": "attributes (`alignas`)", "mutable": "`mutable` (a constant that changes)",
     "_Pragma": "`_Pragma` (a directive made at compile time)", "__extension__": "`__extension__`",
 }
 _RESERVED = re.compile(r"^(__|_[A-Z])")
@@ -465,6 +457,12 @@ class _Checker:
         if t.kind == "punct" and t.text in _DIGRAPHS:
             self.bad(t.line, "digraph", f"`{t.text}` is a digraph: write the bracket itself",
                      key=t.text)
+            return
+        # Two `[` in a row open an attribute, whatever stands between them (C++ allows them
+        # nowhere else).
+        if t.text == "[" and i + 1 < len(code) and code[i + 1].text == "[":
+            self.bad(t.line, "attribute", "`[[`: an attribute (`[[gnu::...]]`, `[[nodiscard]]` "
+                                          "...): an exercise declares plain C++", key=f"attr{t.line}")
             return
         if t.kind == "punct" and t.text in ("#", "##"):
             self.bad(t.line, "directive", f"`{t.text}` outside a directive", key=t.text)
@@ -764,9 +762,43 @@ def check_lesson(course: Path, lesson: Lesson, files: Dict[str, bytes],
                  starter_files: Optional[Dict[str, bytes]] = None,
                  hidden_tests: Optional[Path] = None, cache_dir: Optional[Path] = None,
                  label: str = "") -> List[Finding]:
-    """Every finding on a lesson's exercise files (name -> bytes), shown as label/name."""
+    """Every finding on a lesson's exercise files (name -> bytes), shown as label/name: the
+    token layer's, then the allowlist's on the parsed files (allowlist.py)."""
+    if starter_files is None:
+        starter_files = {p.name: p.read_bytes() for p in lesson.student_files()}
+    label = label or lesson.rel_dir
     r = lesson_rules(course, lesson, starter_files, hidden_tests, cache_dir)
-    return check_files(files, r, label or lesson.rel_dir)
+    findings = check_files(files, r, label)
+    readable = {name: data for name, data in files.items() if _decodes(data)}
+    if readable and len(readable) == len(files):
+        key = _rules_key(course, lesson, starter_files, hidden_tests) + hashlib.sha256(
+            repr(sorted(files.items())).encode()).hexdigest()
+        said = {(f.path, f.line, f.rule) for f in findings}
+        findings += [f for f in _cached(cache_dir, f"allowlist-{lesson.label}.json", key, lambda: (
+            allowlist.check_parsed(course, lesson, files, starter_files, label)))
+            if (f.path, f.line, f.rule) not in said]  # one sentence a line and rule
+    return sorted(findings, key=lambda f: (f.path, f.line, f.rule))
+
+
+def _cached(cache_dir: Optional[Path], name: str, key: str, make) -> List[Finding]:
+    """Findings kept in cache_dir under `name` for `key` (the files they judge and everything
+    the judgement reads), or made now and kept."""
+    cache = cache_dir / name if cache_dir else None
+    if cache is not None and cache.is_file():
+        try:
+            data = json.loads(cache.read_text())
+            if data.get("key") == key:
+                return [Finding(**f) for f in data["findings"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    findings = make()
+    if cache is not None:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_text(json.dumps({"key": key, "findings": [vars(f) for f in findings]}))
+        except OSError:
+            pass
+    return findings
 
 
 def _lesson_of(course: Path, path: Path) -> Lesson:
@@ -811,10 +843,10 @@ def cmd_lessons(args) -> int:
             solved = dict(starters)
             solved.update({p.name: p.read_bytes() for p in sorted(folder.glob("exercise*"))})
             trees.append(("solutions", solved))
-        r = lesson_rules(course, lesson, starters)
         for tree, files in trees:
             count += len(files)
-            findings += check_files(files, r, f"{tree}/{lesson.folder}")
+            findings += check_lesson(course, lesson, files, starters,
+                                     label=f"{tree}/{lesson.folder}")
     for f in findings:
         print(f)
     print(f"{count} exercise files, {len(findings)} findings")

@@ -44,7 +44,7 @@ SYSTEM_HEADERS = ("array", "cmath", "cstddef", "cstdint", "limits", "type_traits
 #: and a capital letter is refused).
 CUDA_NAMES = frozenset({
     "__global__", "__device__", "__host__", "__shared__", "__constant__", "__forceinline__",
-    "__noinline__", "__launch_bounds__", "__align__", "__restrict__", "__grid_constant__",
+    "__noinline__", "__launch_bounds__", "__restrict__", "__grid_constant__",
     "__syncthreads", "__syncwarp", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
     "dim3", "cudaStream_t", "cudaError_t", "cudaSuccess",
     "__half", "__half2", "__float2half", "__half2float", "__floats2half2_rn", "__halves2half2",
@@ -91,6 +91,15 @@ STD_NAMES = frozenset({
     "trunc", "fabs", "fmod", "fma", "fmin", "fmax", "hypot", "sin", "cos", "tan", "isfinite",
     "isnan", "isinf",
 })
+
+#: The kit's names every lesson's exercise may use: its constants and its vocabulary of
+#: layouts (the parse resolves a name to its declaration, so these are qualified; a type brings
+#: its members). A lesson's manifest lists the others it needs (`policy.kit`: a shared tile, a
+#: device buffer). Never the model's functions (bank_of, wavefronts, analyze, a trace's
+#: expected counts ...): they compute the answers an exercise asks for.
+KIT_NAMES: Tuple[str, ...] = ("kit::kWarpSize", "kit::kNumBanks", "kit::kBankBytes",
+                              "kit::Pitched", "kit::Swizzle", "kit::Swizzled", "kit::cosize",
+                              "kit::Coord", "kit::matrix_index")
 
 # ------------------------------------------------------------------------------------------
 # Names an exercise may never use or declare, by what they are for. They are refused even

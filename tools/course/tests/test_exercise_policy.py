@@ -5,6 +5,7 @@ tools/course/grading/hostile/run_hostile.py grades them)."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 import unittest
 from typing import List
@@ -33,19 +34,26 @@ class PolicyTest(ToolTest):
     lesson = "01"
 
     def check(self, body: str, top: str = "", name: str = "exercise.hpp", lesson: str = ""):
-        """The findings on a file: `top` after `#pragma once`, `body` inside the namespace."""
+        """The findings on a file: the starter's #include lines and `top` after `#pragma once`,
+        `body` inside the namespace (so the file compiles as the student's would)."""
         lesson = lesson_by_number(LESSONS, lesson or self.lesson)
-        text = f"#pragma once\n{textwrap.dedent(top)}\nnamespace {lesson.label} {{\n" \
-               f"{textwrap.dedent(body)}\n}} // namespace {lesson.label}\n"
+        starter = lesson.dir / name
+        includes = [line for line in starter.read_text().splitlines()
+                    if line.startswith("#include")] if starter.is_file() else []
+        head = "#pragma once\n" + "\n".join(includes) + f"\n{textwrap.dedent(top)}\n" \
+               f"namespace {lesson.label} {{\n"
+        self.body_line = head.count("\n")  # the file's line of the body's first line, less 1
+        text = head + f"{textwrap.dedent(body)}\n}} // namespace {lesson.label}\n"
         files = {p.name: p.read_bytes() for p in lesson.student_files()}
         files[name] = text.encode()
         return [f for f in policy.check_lesson(ROOT, lesson, files) if f.path.endswith(name)]
 
     def assertRefused(self, rule: str, body: str, top: str = "", line: int = 0, **kw):
+        """Refused by `rule`; with `line`, at that line of the body (1: its first)."""
         findings = self.check(body, top, **kw)
         self.assertIn(rule, rules_of(findings), "\n".join(map(str, findings)))
         if line:
-            self.assertIn(line, [f.line for f in findings if f.rule == rule])
+            self.assertIn(self.body_line + line, [f.line for f in findings if f.rule == rule])
 
     def assertPasses(self, body: str, top: str = "", **kw):
         findings = self.check(body, top, **kw)
@@ -154,7 +162,7 @@ class Rules(PolicyTest):
                           "{ return r + c; }\n};")
 
     def test_nothing_runs_outside_the_tests(self):
-        self.assertRefused("constexpr", "inline const int k = 1;", line=4)
+        self.assertRefused("constexpr", "inline const int k = 1;", line=1)
         self.assertRefused("constexpr", "int k = 1;")
         self.assertRefused("constexpr", "struct S { S() {} };\ninline S s;")
         self.assertRefused("constexpr", "struct S { static int count; };")
@@ -200,7 +208,20 @@ class Rules(PolicyTest):
         self.assertRefused("library", "inline void f() { int d; cudaGetDevice(&d); }")
         self.assertPasses("inline void f() { int d; cudaGetDevice(&d); }", lesson="10")
         self.assertPasses("inline double f(double x) { return std::sqrt(x) + fabs(x) + "
-                          "std::min(1.0, x); }\ninline int g(int index, int time) { return index + time; }")
+                          "std::min(1.0, x); }\ninline int g(int index, int time) { return index + time; }",
+                          "#include <cmath>\n#include <utility>")
+
+    def test_a_macros_argument_is_the_files_own(self):
+        # What CUDA_CHECK(...) is given is judged as the file's: a name, a construct, a
+        # declaration (the macro's own body is the kit's).
+        top = "#include \"kit/cuda_check.hpp\""
+        self.assertRefused("not on the list", "inline void f() {\n  CUDA_CHECK((kit::bank_of(4u), "
+                                              "cudaSuccess));\n}", top, line=2)
+        self.assertRefused("construct", "inline void f() {\n  CUDA_CHECK(cudaError_t(reinterpret_cast"
+                                        "<long>(&f)));\n}", top, line=2)
+        self.assertRefused("construct", "inline void f() {\n  CUDA_CHECK(([] { int x = 1; return "
+                                        "cudaError_t(x); }()));\n}", top, line=2)
+        self.assertPasses("inline void f(float* p) {\n  CUDA_CHECK(cudaFree(p));\n}", top, lesson="10")
 
     def test_a_shared_tile_passes(self):
         self.assertPasses("""\
@@ -241,6 +262,188 @@ class Rules(PolicyTest):
             }""", "#include \"kit/layout.hpp\"")
 
 
+class Shortcuts(PolicyTest):
+    """An exercise cannot reach what its tests compare it against: in every lesson, each kit
+    name the lesson's tests use that the exercise's parse can see, and that is not on the
+    lesson's list, is refused when the exercise names it, with the sentence that says why."""
+
+    def kit_names_of_tests(self, lesson) -> set:
+        names = set()
+        for path in sorted((ROOT / "tests" / lesson.folder).glob("*")):
+            if path.suffix in (".cpp", ".hpp", ".cu", ".cuh"):
+                names |= set(re.findall(r"\bkit::(?:\w+::)*\w+", path.read_text()))
+        return names
+
+    def visible_kit_names(self, lesson) -> set:
+        from course.policy import allowlist
+        files = {p.name: p.read_bytes() for p in lesson.student_files()}
+        seen = set()
+        kit_dir = str((ROOT / "common" / "include").resolve())
+
+        def walk(children):
+            for c in children:
+                f = c.location.file
+                if f is None or not f.name.startswith(kit_dir + "/"):
+                    continue
+                if c.spelling:
+                    seen.add(allowlist.qualified(c))
+                if c.kind.name in ("NAMESPACE", "STRUCT_DECL", "CLASS_DECL", "CLASS_TEMPLATE",
+                                   "ENUM_DECL"):
+                    walk(c.get_children())
+        for name in files:
+            walk(c for c, _f in allowlist.parse(ROOT, lesson, files, name, name).top())
+        return seen
+
+    def test_what_the_tests_compare_against_is_out_of_reach(self):
+        from course.policy import exercise_rules
+        probed = 0
+        for lesson in LESSONS:
+            listed = set(exercise_rules.KIT_NAMES) | set(lesson.manifest.policy.kit)
+            probes = sorted(n for n in self.kit_names_of_tests(lesson) & self.visible_kit_names(lesson)
+                            if "::".join(n.split("::")[:2]) not in listed)
+            if not probes:
+                continue
+            # The starter's exercise.hpp, and in its namespace each name in a using-declaration
+            # of a function of its own.
+            files = {p.name: p.read_bytes() for p in lesson.student_files()}
+            lines = files["exercise.hpp"].decode().splitlines()
+            opens = lines.index(f"namespace {lesson.label} {{") + 1
+            lines[opens:opens] = [f"inline void forwarded{i}() {{\n  using {name};\n}}"
+                                  for i, name in enumerate(probes)]
+            files["exercise.hpp"] = "\n".join(lines).encode()
+            findings = policy.check_lesson(ROOT, lesson, files)
+            for i, probe in enumerate(probes):
+                with self.subTest(lesson=lesson.number, name=probe):
+                    said = [f.message for f in findings
+                            if f.rule == "not on the list" and f.line == opens + 3 * i + 2]
+                    self.assertTrue(said, "\n".join(map(str, findings)))
+                    self.assertIn("compute the answers", said[0])
+                    probed += 1
+        # Every lesson's tests compare against the model (bank_of, wavefronts, analyze ...).
+        self.assertGreater(probed, 3 * len(LESSONS))
+
+
+class EveryPosition(PolicyTest):
+    """Each construct the allowlist refuses, written in every place C++ lets it stand: the
+    refusal follows the construct, not the place a rule was written for."""
+
+    #: Where a construct stands: {decl} a declaration, {member} a class member, {stmt} a
+    #: statement in a function body, {local} a member of a local class; with the rule that
+    #: refuses every construct there, where one does.
+    PLACES = {
+        "namespace scope": "{decl}",
+        "a nested namespace": "namespace inner{n} {{\n{decl}\n}}",
+        "an unnamed namespace": "namespace {{\n{decl}\n}}",
+        "a class": "struct Holder{n} {{\n{member}\n}};",
+        "a class template": "template <class T>\nstruct Holder{n} {{\n{member}\n}};",
+        "a function body": "inline int holder{n}() {{\n{stmt}\nreturn 0;\n}}",
+        "a function template": "template <int N>\ninline int holder{n}() {{\n{stmt}\nreturn N;\n}}",
+        "a kernel": "__global__ void holder{n}(int* out) {{\n{stmt}\nout[0] = 0;\n}}",
+        "a lambda": "inline int holder{n}() {{\nconst auto inner = [] {{\n{stmt}\nreturn 0;\n}};\n"
+                    "return inner();\n}}",
+        "a local class": "inline int holder{n}() {{\nstruct Local {{\n{local}\n}};\nreturn 0;\n}}",
+        # (refused as a declaration in a macro's argument, whatever it declares)
+        "a macro's argument": ("inline void holder{n}() {{\nCUDA_CHECK(([] {{\n{stmt}\n"
+                               "return cudaSuccess;\n}}()));\n}}", "construct"),
+    }
+    #: construct -> (the rule that refuses it, its spelling as decl / member / stmt / local
+    #: member; a place it cannot stand in is left out).
+    CONSTRUCTS = {
+        "a standard attribute": ("attribute", dict(
+            decl="[[gnu::used]] inline int a{n}() {{ return 0; }}",
+            member="[[gnu::used]] int a{n}() const {{ return 0; }}",
+            stmt="[[gnu::unused]] const int a{n} = 0;",
+            local="[[gnu::unused]] int a{n}() const {{ return 0; }}")),
+        "an attribute after the declarator": ("attribute", dict(
+            decl="inline int b{n}() [[gnu::cold]];",
+            member="int b{n}() const [[gnu::cold]];",
+            stmt="int b{n} [[gnu::unused]] = 0;",
+            local="int b{n} [[gnu::unused]] = 0;")),
+        "alignas": ("attribute", dict(
+            decl="struct alignas(16) C{n} {{ int v; }};",
+            member="alignas(16) int c{n} = 0;",
+            stmt="alignas(16) int c{n} = 0;",
+            local="alignas(16) int c{n} = 0;")),
+        "a union": ("construct", dict(
+            decl="union U{n} {{ int i; float f; }};",
+            member="union U{n} {{ int i; float f; }};",
+            stmt="union U{n} {{ int i; float f; }};",
+            local="union U{n} {{ int i; float f; }};")),
+        "a destructor": ("construct", dict(
+            decl="struct D{n} {{ ~D{n}() {{}} }};",
+            member="struct D{n} {{ ~D{n}() {{}} }};",
+            stmt="struct D{n} {{ ~D{n}() {{}} }};",
+            local="struct D{n} {{ ~D{n}() {{}} }};")),
+        "a conversion operator": ("construct", dict(
+            decl="struct V{n} {{ operator int() const {{ return 0; }} }};",
+            member="operator bool() const {{ return true; }}",
+            stmt="struct V{n} {{ operator int() const {{ return 0; }} }};",
+            local="operator bool() const {{ return true; }}")),
+        "a mutable member": ("mutable", dict(
+            decl="struct M{n} {{ mutable int m = 0; }};",
+            member="mutable int m{n} = 0;",
+            stmt="struct M{n} {{ mutable int m = 0; }};",
+            local="mutable int m{n} = 0;")),
+        "a variable made outside the tests": ("constexpr", dict(
+            decl="inline int s{n} = 0;",
+            member="static inline int s{n} = 0;",
+            stmt="static int s{n} = 0;")),
+        "a thread's variable": ("static", dict(
+            decl="inline thread_local int t{n} = 0;",
+            member="static inline thread_local int t{n} = 0;",
+            stmt="static thread_local int t{n} = 0;")),
+        "a lambda outside a function": ("lambda", dict(
+            decl="inline constexpr auto l{n} = [](int x) {{ return x; }};",
+            member="static constexpr auto l{n} = [](int x) {{ return x; }};")),
+        "a pointer outside a function": ("pointer", dict(
+            decl="inline constexpr int (*p{n})(int) = nullptr;")),
+        "a declarator in parentheses": ("declarator", dict(
+            decl="inline constexpr int (r{n}) = 0;",
+            member="static constexpr int (r{n}) = 0;",
+            stmt="const int (r{n}) = 0;",
+            local="int (r{n}) = 0;")),
+        "reinterpret_cast": ("construct", dict(
+            stmt="const int q{n} = 1;\nconst auto* qp{n} = reinterpret_cast<const char*>(&q{n});\n"
+                 "(void)qp{n};")),
+        "new and delete": ("construct", dict(
+            stmt="int* h{n} = new int(1);\ndelete h{n};")),
+        "goto": ("construct", dict(stmt="goto done{n};\ndone{n}:;")),
+        "a namespace alias": ("construct", dict(decl="namespace k{n} = kit;", stmt="namespace k{n} = kit;")),
+        "using namespace": ("using namespace", dict(decl="using namespace kit;", stmt="using namespace kit;")),
+        "an operator overload": ("operator", dict(
+            decl="struct O{n} {{}};\nconstexpr bool operator==(O{n}, O{n}) {{ return true; }}",
+            member="bool operator==(const int&) const {{ return true; }}",
+            stmt="struct O{n} {{ bool operator==(const O{n}&) const {{ return true; }} }};",
+            local="bool operator==(const int&) const {{ return true; }}")),
+    }
+
+    def test_each_construct_is_refused_in_every_place(self):
+        # One file per place, every construct in it (a parse a place, not a parse a pair); each
+        # construct's finding is looked for on its own lines.
+        pairs = 0
+        for place, frame in self.PLACES.items():
+            frame, rule_here = frame if isinstance(frame, tuple) else (frame, "")
+            slot = next(k for k in ("decl", "member", "stmt", "local") if "{" + k + "}" in frame)
+            body, spans = [], {}
+            for n, (construct, (rule, spellings)) in enumerate(self.CONSTRUCTS.items()):
+                if slot not in spellings:
+                    continue
+                text = frame.format(n=n, **{slot: spellings[slot].format(n=n)})
+                first = sum(part.count("\n") + 1 for part in body) + 1
+                spans[construct] = (rule_here or rule, first, first + text.count("\n"))
+                body.append(text)
+            findings = self.check("\n".join(body), "#include \"kit/cuda_check.hpp\"\n"
+                                                    "#include \"kit/layout.hpp\"")
+            self.assertNotIn("compile", rules_of(findings), f"{place}:\n" + "\n".join(map(str, findings)))
+            for construct, (rule, first, last) in spans.items():
+                with self.subTest(construct=construct, place=place):
+                    lines = range(self.body_line + first, self.body_line + last + 1)
+                    self.assertIn(rule, [f.rule for f in findings if f.line in lines],
+                                  "\n".join(map(str, findings)))
+                    pairs += 1
+        self.assertGreaterEqual(pairs, 100)
+
+
 @unittest.skipIf(MISSING, f"the exercise policy cannot run here: {MISSING}")
 class Attacks(ToolTest):
     """Every attack of the hostile-submission suite, checked by the policy alone (its grading
@@ -271,7 +474,9 @@ class Attacks(ToolTest):
                       "signal handling", "new processes and threads", "files, the terminal and the environment",
                       "dynamic loading and memory mapping", "the test framework",
                       "CUDA host callbacks and device state", "compiler built-ins", "library",
-                      "not on the list", "undeclared", "course name", "reserved name"}
+                      "not on the list", "undeclared", "course name", "reserved name",
+                      "attribute", "mutable", "compile", "pointer", "lambda", "construct",
+                      "declarator"}
         self.assertEqual(sorted(every_rule - rules_seen), [])
 
 

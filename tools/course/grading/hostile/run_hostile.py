@@ -18,8 +18,9 @@ solutions), built once, one lesson rebuilt per attack:
      (git status), nothing new in the grader's HOME since the starter's grading (and never
      ~/.course-gpu-env), and the JUnit report is the one the grader wrote (its hash is in the
      evidence);
-  6. the legitimate attempt (predictions computed at compile time with the kit's public model)
-     is allowed, and scores its prediction tests' points.
+  6. the legitimate attempt (predictions worked out with constexpr arithmetic of the student's
+     own, as the README explains the counting) is allowed, and scores its prediction tests'
+     points; the kit's model, which computes them, is refused (model_predictions).
 
 An attack file starts with `// key: value` lines (attack, lesson, file, refused, runtime),
 then its code in sections: `// @top` (after the starter's #include lines), `// @inside`

@@ -1,7 +1,7 @@
-// attack: a constant the compiler must evaluate for ever (within the policy: it is legal C++): the build is stopped at its time limit and the lesson does not build
+// attack: a constant the compiler must evaluate for ever: the policy's parse stops at the compiler's step limit and refuses a file that does not compile (without the policy, the build is stopped at its time limit)
 // lesson: 01
 // file: exercise.hpp
-// refused: nothing (the build's time limit stops it)
+// refused: compile
 // @inside
 constexpr long spin() {
   long sum = 0;

@@ -1,8 +1,7 @@
-// attack: the predictions computed at compile time with the kit's public bank model (legitimate: the policy allows it, and it earns the prediction tests' points as the model's values would; the lesson still asks the student to reason them out)
+// attack: the predictions computed at compile time with the kit's bank model: a prediction is the student's reasoning or it is worth nothing, so the model's functions are off every lesson's list
 // lesson: 01
 // file: exercise.hpp
-// refused: nothing (allowed)
-// expect: allowed
+// refused: not on the list
 // @top
 #include "kit/bank_model.hpp"
 // @replace-line kPredictedStrideOneWavefronts
