@@ -14,6 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
+#: The grader's record of the files its build made, each with its sha256, under the build's
+#: own id (<build>/course/programs.json, written by grading/build_lessons.py).
+PROGRAMS_RECORD = "programs.json"
+
 
 @dataclass
 class Trust:
@@ -35,7 +39,12 @@ def _load(path: Path) -> Optional[dict]:
 
 
 def file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """A file's sha256, read a MiB at a time (a GPU test program can be large)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def read_trust(build_dir: Optional[Path], junit: List[Path]) -> Trust:
