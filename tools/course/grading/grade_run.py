@@ -14,8 +14,8 @@ From the folder that holds both checkouts:
      compiles for ever) scores 0, the others count. What an earlier build made of the graded
      lessons (a student graded before in this course copy) is removed first, so a lesson that
      does not build has no program left to run; each program this build makes is recorded with
-     its sha256 (course/programs.json). With a GPU, the machine check's program (built from
-     the kit alone) says whether counters can be read;
+     its sha256 (course/programs.json), and no test runs any other. With a GPU, the machine
+     check's program (built from the kit alone) says whether counters can be read;
   5. every student test of the graded lessons, each in a sandbox of its own, judged from
      GoogleTest's own report (grade_tests.py): course/build/grade/junit.xml;
   6. the grade report: course/build/grade/grade.md and score.json, with what the run can be
@@ -158,10 +158,11 @@ def grade(args) -> int:
         return 0
 
     say(f"the tests ({len(tests)}), each in a sandbox: {box.describe()}")
+    programs = grade_tests.Programs(build_dir)
     verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
-                                     args.jobs, say=lambda line: print(line, flush=True))
+                                     args.jobs, programs, say=lambda line: print(line, flush=True))
     grade_tests.write_outputs(verdicts, box, grade_tests.Machine.read(records / "machine.json"),
-                              build_dir / "junit.xml", records / "evidence.json")
+                              programs, build_dir / "junit.xml", records / "evidence.json")
     passed = sum(v.status == grade_tests.PASSED for v in verdicts)
     print(f"   {passed} of {len(verdicts)} tests passed")
 

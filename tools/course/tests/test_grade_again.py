@@ -102,6 +102,9 @@ class GradeAgain(unittest.TestCase):
         ran = [t["name"] for t in evidence["tests"] if t.get("exit_code") is not None]
         self.assertEqual(ran, [])
         self.assertTrue(second["trust"]["trusted"], second["trust"])
+        programs_line = "Programs: every test that ran, ran a program the grading build made"
+        self.assertTrue(any(line.startswith(programs_line) for line in second["trust"]["lines"]),
+                        second["trust"])
 
 
 if __name__ == "__main__":
