@@ -16,7 +16,9 @@
 # conflict-free twins the tests time the student's kernel against, which are the exercise's
 # answer and so stay out of lessons/), lesson03_twin: one library of them for every tree;
 # and the targets `lesson03-cpu` (the CPU test programs of every tree) and `lesson03`
-# (everything of the lesson), so a lesson builds, and fails, on its own.
+# (everything of the lesson), so a lesson builds, and fails, on its own. The files these targets
+# make (its libraries and test programs, of every tree) are listed in the build's
+# course/lesson-files.json: the grading build removes a lesson's before building it.
 #
 # The correctness tests (gpu_* files whose name does not hold `counters`) also run under
 # compute-sanitizer, each file once per tool of COURSE_SANITIZER_TOOLS, in the small mode:
@@ -81,6 +83,14 @@ function(_course_add_skipped_gpu_test name)
   add_test(NAME "${name}" COMMAND ${CMAKE_COMMAND} "-DTEST=${name}" "-DREASON=${reason}"
                                   -P "${PROJECT_SOURCE_DIR}/cmake/CourseSkip.cmake")
   set_tests_properties("${name}" PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+endfunction()
+
+# Records that `target` is one of the lesson's: its file is one the lesson's build makes
+# (tools/course/CMakeLists.txt lists them all, per lesson, in course/lesson-files.json; the
+# grading build removes them before it builds, so a lesson that does not build leaves none of an
+# earlier build's programs to run).
+function(_course_lesson_makes lesson target)
+  set_property(GLOBAL APPEND PROPERTY COURSE_LESSON_FILES_${lesson} "$<TARGET_FILE:${target}>")
 endfunction()
 
 # The `<Suite>.<Name>` of every TEST and TEST_F that opens a line of `source`.
@@ -216,6 +226,7 @@ function(course_add_test_folder lesson tree folder)
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                             "${CMAKE_BINARY_DIR}/tests/${tree}")
     if(NOT lesson STREQUAL tree)
+      _course_lesson_makes(${lesson} ${exe})
       add_dependencies(${lesson} ${exe})
       if(kind STREQUAL "cpu" OR kind STREQUAL "cpu_kernel")
         add_dependencies(${lesson}-cpu ${exe})
@@ -366,6 +377,7 @@ function(course_add_lesson number topic)
     target_include_directories(${twin} PRIVATE "${lesson_dir}" "${PROJECT_SOURCE_DIR}/tests/${name}")
     target_include_directories(${twin} SYSTEM PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
     target_link_libraries(${twin} PUBLIC kit_model families)
+    _course_lesson_makes(${lesson} ${twin})
     add_dependencies(${lesson} ${twin})
   endif()
   foreach(tree IN LISTS COURSE_TREES)
@@ -413,6 +425,7 @@ function(course_add_lesson number topic)
     # not wait for it.
     add_library(${lesson}_${tree} STATIC ${sources})
     target_link_libraries(${lesson}_${tree} PUBLIC ${lesson}_${tree}_headers)
+    _course_lesson_makes(${lesson} ${lesson}_${tree})
     add_dependencies(${lesson} ${lesson}_${tree})
     set(tests "${PROJECT_SOURCE_DIR}/tests/${name}")
     course_add_test_folder(${lesson} ${tree} "${tests}"
@@ -425,7 +438,8 @@ function(course_add_lesson number topic)
   endforeach()
   # A lesson whose tests need more than the kit (a library such as cuBLAS, a definition)
   # says so in tests/NN_topic/lesson.cmake, included here with `lesson`, `name` and
-  # COURSE_TREES set; its test programs are <lesson>_<tree>_cpu and <lesson>_<tree>_gpu.
+  # COURSE_TREES set; its test programs are <lesson>_<tree>_cpu and <lesson>_<tree>_gpu. A
+  # target of its own that a test runs is the lesson's too: _course_lesson_makes(${lesson} <it>).
   if(EXISTS "${PROJECT_SOURCE_DIR}/tests/${name}/lesson.cmake")
     include("${PROJECT_SOURCE_DIR}/tests/${name}/lesson.cmake")
   endif()

@@ -184,9 +184,12 @@ def lesson_results(args, label: str) -> Dict[str, TestResult]:
         raise CourseError(f"{args.build_dir} has no {args.tree} tests of {label}")
     box = grade_tests.grading_sandbox(args.build_dir, tests, args.not_isolated)
     machine = grade_tests.Machine.read(state / "machine.json")
-    verdicts = grade_tests.run_tests(tests, box, machine, args.jobs, say=lambda line: None)
+    programs = grade_tests.Programs(args.build_dir)
+    verdicts = grade_tests.run_tests(tests, box, machine, args.jobs, programs,
+                                     say=lambda line: None)
     junit = state / f"grade-{label}.xml"
-    grade_tests.write_outputs(verdicts, box, machine, junit, state / f"evidence-{label}.json")
+    grade_tests.write_outputs(verdicts, box, machine, programs, junit,
+                              state / f"evidence-{label}.json")
     return read_reports([junit])
 
 

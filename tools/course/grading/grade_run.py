@@ -11,8 +11,11 @@ From the folder that holds both checkouts:
      programs are not built and the GPU tests are listed as not gradable here;
   3. configure the `grade` preset (the instructor's hidden tests from $COURSE_HIDDEN_TESTS);
   4. build every lesson on its own, each within --build-timeout: one that does not compile (or
-     compiles for ever) scores 0, the others count; with a GPU, the machine check's program
-     (built from the kit alone) says whether counters can be read;
+     compiles for ever) scores 0, the others count. What an earlier build made of the graded
+     lessons (a student graded before in this course copy) is removed first, so a lesson that
+     does not build has no program left to run; each program this build makes is recorded with
+     its sha256 (course/programs.json), and no test runs any other. With a GPU, the machine
+     check's program (built from the kit alone) says whether counters can be read;
   5. every student test of the graded lessons, each in a sandbox of its own, judged from
      GoogleTest's own report (grade_tests.py): course/build/grade/junit.xml;
   6. the grade report: course/build/grade/grade.md and score.json, with what the run can be
@@ -37,9 +40,10 @@ from typing import List, Optional
 from course.model import machine
 from course.model.cli import (Parser, default_jobs, module_command, percentage, run_main,
                               split_list, write_text_atomic)
-from course.model.course_model import (Build, CourseError, build_status_json, find_lessons,
+from course.model.course_model import (Build, CourseError, LESSON_FILES, find_lessons,
                                        lesson_by_number)
 from course.grading import grade_tests, grade_tree
+from course.grading.build_lessons import grading_build
 from course.grading.points_table import POINTS_RECORD, course_points, table_json
 
 PROG = "grade_run"
@@ -124,7 +128,7 @@ def grade(args) -> int:
     # are still listed, and count).
     wanted = {"COURSE_GPU_TESTS": "ON" if gpu_name else "OFF",
               "COURSE_EXTRA_TESTS_DIR": str(hidden) if hidden else ""}
-    if configured_as(build_dir, wanted):
+    if configured_as(build_dir, wanted) and (records / LESSON_FILES).is_file():
         say(f"configured already (GPU: {gpu_name or 'none: ' + gpu_why}); the build re-reads "
             f"what changed")
     else:
@@ -141,9 +145,8 @@ def grade(args) -> int:
         machine_log = build.build_target("course-machine-check", args.jobs, capture=True)
         if machine_log.returncode != 0:
             raise CourseError(f"the machine check does not build: {machine_log.stdout[-500:]}")
-    status = build.build_lessons(chosen, args.jobs, say=lambda *a, **k: print("  ", *a, **k),
-                                 timeout=args.build_timeout)
-    write_text_atomic(build.status_path, build_status_json(status))
+    grading_build(build, chosen, args.jobs, say=lambda *a, **k: print("  ", *a, **k),
+                  timeout=args.build_timeout)
 
     tests = grade_tests.planned_tests(build_dir, "student", lessons)
     box = grade_tests.grading_sandbox(build_dir, tests, args.not_isolated, hidden)
@@ -155,10 +158,11 @@ def grade(args) -> int:
         return 0
 
     say(f"the tests ({len(tests)}), each in a sandbox: {box.describe()}")
+    programs = grade_tests.Programs(build_dir)
     verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
-                                     args.jobs, say=lambda line: print(line, flush=True))
+                                     args.jobs, programs, say=lambda line: print(line, flush=True))
     grade_tests.write_outputs(verdicts, box, grade_tests.Machine.read(records / "machine.json"),
-                              build_dir / "junit.xml", records / "evidence.json")
+                              programs, build_dir / "junit.xml", records / "evidence.json")
     passed = sum(v.status == grade_tests.PASSED for v in verdicts)
     print(f"   {passed} of {len(verdicts)} tests passed")
 

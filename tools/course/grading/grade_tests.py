@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Runs the graded tests of a configured and built grade folder, each in a sandbox of its own,
-and judges each from evidence, not from an exit status.
+"""Runs the graded tests of a grade folder that the grading build built (build_lessons.py, as
+grade_run.sh runs it), each in a sandbox of its own, and judges each from evidence, not from an
+exit status.
 
   ./course-admin grade-tests --build-dir build/grade [--lessons 01,03] [-j N]
 
@@ -14,13 +15,16 @@ the test can write. A test passes only when
     skip), and
   - (for a sanitizer run) the sanitizer wrapper passed and the report shows that the tests it
     was given really started.
-A test whose program is missing did not build; a skip is a skip; anything else fails, with
-the reason. Whether a GPU test can be graded on this machine comes from the grader's own check
-of the machine (`--machine`, machine_check.json), never from what a test printed.
+A test whose program is missing did not build, and is not run; a test whose program is not the
+one the grading build made (build_lessons.py's record, <build>/course/programs.json: the file's
+sha256 under that build's id) is not run either, and fails with the reason; a skip is a skip;
+anything else fails, with the reason. Whether a GPU test can be graded on this machine comes
+from the grader's own check of the machine (`--machine`, machine_check.json), never from what a
+test printed.
 
 Writes --junit (ctest's JUnit format, which grade.py reads) and --record (the evidence: the
-sandbox, the machine, every test's exit status and what its report said, and the JUnit file's
-hash).
+sandbox, the machine, the grading build's id, every test's exit status, its programs with their
+sha256, what its report said, and the JUnit file's hash).
 Exit status: 0 when every test ran (whatever their verdicts), 2 for bad usage.
 """
 
@@ -42,12 +46,14 @@ import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 from xml.sax.saxutils import escape, quoteattr
 
 from course.model.cli import Parser, jobs_option, run_main, split_list, write_text_atomic
-from course.model.course_model import CourseError, parse_lesson_number, split_test_name
+from course.model.course_model import CourseError, is_inside, parse_lesson_number, split_test_name
 from course.model.ctest_results import ResultError, list_tests
+from course.model.trust import PROGRAMS_RECORD, file_hash
+from course.grading.build_lessons import Made
 from course.grading.sandbox import Sandbox
 
 PROG = "grade_tests"
@@ -121,6 +127,7 @@ class Verdict:
     report: str = ""  # what GoogleTest's report said, in a few words
     output: str = ""
     labels: List[str] = field(default_factory=list)
+    programs: List[dict] = field(default_factory=list)  # path, sha256, build (its id, or "")
 
 
 # ------------------------------------------------------------------------------------------
@@ -176,11 +183,69 @@ class Machine:
                    bool(data.get("counters")), data.get("counters_reason", ""))
 
 
+class Programs:
+    """The programs of the build folder that a test starts, held to the grading build's record
+    (build_lessons.py's Made): a test runs only programs this build made, as it made them."""
+
+    def __init__(self, build_dir: Path):
+        self.dir = build_dir
+        self.made = Made.read(build_dir)
+        self._hashes: Dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def build(self) -> str:
+        """The grading build's id, '' where the build folder has no record of one."""
+        return self.made.build if self.made is not None else ""
+
+    def of(self, test: Planned) -> List[Path]:
+        """The files of the build folder the test's command starts (its program; for a
+        sanitizer run, the program the wrapper runs)."""
+        return [Path(a) for a in test.command if os.path.isabs(a) and is_inside(Path(a), self.dir)]
+
+    def _hash(self, path: Path) -> str:
+        key = os.path.realpath(path)
+        with self._lock:
+            if key not in self._hashes:
+                self._hashes[key] = file_hash(path)
+            return self._hashes[key]
+
+    def check(self, test: Planned) -> Tuple[Optional[Verdict], List[dict]]:
+        """(None, its programs) when every program of the test is one the grading build made,
+        as it made it: the test may run. Else (the verdict of a test that must not run, the
+        programs found): a program that is not there did not build; one the grading build did
+        not make, or made otherwise, fails. Each program: its path, sha256, and the grading
+        build's id where it is that build's ('' where it is not)."""
+        found: List[dict] = []
+        for path in self.of(test):
+            if not path.is_file():
+                return Verdict(test.name, NOT_BUILT, "its test program is not built",
+                               labels=test.labels, programs=found), found
+            sha = self._hash(path)
+            made = self.made.sha256(path) if self.made is not None else None
+            found.append({"path": str(path), "sha256": sha,
+                          "build": self.build if made == sha else ""})
+            if made == sha:
+                continue
+            if self.made is None:
+                why = f"no record of the grading build, {PROGRAMS_RECORD}"
+            elif made is None:
+                why = "the grading build did not make it"
+            else:
+                why = "its sha256 is not the one the grading build recorded"
+            return Verdict(test.name, FAILED, f"not run: its program {path.name} is not the one "
+                                              f"the grading build made ({why})",
+                           labels=test.labels, programs=found), found
+        return None, found
+
+
 class Runner:
-    def __init__(self, sandbox: Sandbox, scratch_root: Path, machine: Machine):
+    def __init__(self, sandbox: Sandbox, scratch_root: Path, machine: Machine,
+                 programs: Programs):
         self.sandbox = sandbox
         self.scratch_root = scratch_root
         self.machine = machine
+        self.programs = programs
         self._count = 0
         self._lock = threading.Lock()
 
@@ -203,6 +268,10 @@ class Runner:
                                labels=test.labels)
             return Verdict(test.name, FAILED, "its GPU program was not built although this "
                                               "machine has a GPU", labels=test.labels)
+        # Only programs the grading build made, as it made them: never an earlier build's.
+        refused, programs = self.programs.check(test)
+        if refused is not None:
+            return refused
         scratch = self._scratch()
         # The report goes where only this run of the test knows to write.
         report_dir = scratch / f"report-{secrets.token_hex(8)}"
@@ -217,7 +286,7 @@ class Runner:
                                        test.timeout, cwd)
         seconds = time.monotonic() - start
         v = Verdict(test.name, FAILED, exit_code=code, seconds=round(seconds, 3),
-                    output=output, labels=test.labels)
+                    output=output, labels=test.labels, programs=programs)
         # Every process the test started has ended (its PID namespace is gone): read the report.
         parsed = read_report(report)
         v.report = parsed.summary
@@ -374,14 +443,15 @@ def judge_sanitizer(test: Planned, v: Verdict, rep: Report, code: Optional[int],
 # ------------------------------------------------------------------------------------------
 
 def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: int,
-              say=print) -> List[Verdict]:
+              programs: Programs, say=print) -> List[Verdict]:
     """Runs the tests as ctest would with the build's resource spec: the CPU tests `jobs` at a
     time throughout; the GPU tests that share the GPU (correctness, sanitizer runs: one slot
     each) as many at a time as the GPU has slots (what a test that needs it alone asks for);
     then those that need the GPU alone (timing, counters: they hold the `gpu` lock), one at a
-    time, in order, once no shared GPU test runs."""
+    time, in order, once no shared GPU test runs. A test runs only the programs the grading
+    build made (`programs`)."""
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
-    runner = Runner(sandbox, scratch_root, machine)
+    runner = Runner(sandbox, scratch_root, machine, programs)
     results: Dict[str, Verdict] = {}
     done = [0]
     lock = threading.Lock()
@@ -447,16 +517,18 @@ def _printable(text: str) -> str:
     return re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", "?", text)
 
 
-def write_outputs(verdicts: List[Verdict], sandbox: Sandbox, machine: Machine, junit_path: Path,
-                  record_path: Path) -> None:
+def write_outputs(verdicts: List[Verdict], sandbox: Sandbox, machine: Machine,
+                  programs: Programs, junit_path: Path, record_path: Path) -> None:
     """The JUnit report and the evidence record, which names the report by its hash (so a
-    JUnit file written later, by ctest for instance, is not mistaken for the grader's)."""
+    JUnit file written later, by ctest for instance, is not mistaken for the grader's) and the
+    grading build whose programs the tests ran (its id, as in its record)."""
     text = junit(verdicts)
     write_text_atomic(junit_path, text)
     data = {"version": 1, "junit": str(junit_path),
             "junit_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
             "sandbox": {"isolated": sandbox.isolated, "what": sandbox.describe()},
             "machine": asdict(machine),
+            "build": programs.build,
             "tests": [{k: v for k, v in asdict(x).items() if k != "output"} for x in verdicts]}
     write_text_atomic(record_path, json.dumps(data, indent=1) + "\n")
 
@@ -482,8 +554,9 @@ def main(argv: List[str]) -> int:
             raise CourseError(f"{args.build_dir} has no {args.tree} tests to run")
         box = grading_sandbox(args.build_dir, tests, args.not_isolated)
         machine = Machine.read(args.machine)
-        verdicts = run_tests(tests, box, machine, args.jobs)
-        write_outputs(verdicts, box, machine, args.junit, args.record)
+        programs = Programs(args.build_dir)
+        verdicts = run_tests(tests, box, machine, args.jobs, programs)
+        write_outputs(verdicts, box, machine, programs, args.junit, args.record)
         passed = sum(v.status == PASSED for v in verdicts)
         print(f"{passed} of {len(verdicts)} tests passed ({box.describe()})")
         return 0

@@ -8,8 +8,9 @@
   (`lessonNN_<tree>_cpu`, `lessonNN_<tree>_gpu`, `..._hidden_...`, `kit_cpu`, `kit_gpu`).
 - The build targets: `lessonNN` (everything of the lesson) and `lessonNN-cpu` (its CPU test
   programs, host compiler only).
-- A configured build folder, and the build status of each lesson: built, or did not build with
-  the compiler's first error.
+- A configured build folder, the files each lesson's build makes there (its libraries and test
+  programs), and the build status of each lesson: built, or did not build with the compiler's
+  first error.
 
 Every tool of tools/course and tools/docs takes these facts from here. Standard library only;
 Python 3.8 or newer.
@@ -299,6 +300,8 @@ def kind_of(labels: List[str]) -> str:
 
 BUILT = "built"
 DID_NOT_BUILD = "did not build"
+#: The build's list of the files each lesson's targets make (written when it is configured).
+LESSON_FILES = "lesson-files.json"
 _ERROR_LINE = re.compile(r"(\berror\b|\bError \d+\b)", re.I)
 
 
@@ -404,6 +407,38 @@ class Build:
             return ["--", "-k", "0"]
         return []
 
+    def lesson_files(self, lesson: Lesson) -> List[Path]:
+        """The files the lesson's targets make in this build (its libraries and test programs,
+        every tree), as the build lists them (course/lesson-files.json). Raises CourseError
+        where the build has no such list (configured by an older course) or not this lesson."""
+        path = self.state_dir / LESSON_FILES
+        try:
+            made = json.loads(path.read_text())["lessons"]
+        except FileNotFoundError:
+            raise CourseError(f"{self.dir} does not list the files each lesson makes ({path} is "
+                              f"missing): configure it again") from None
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise CourseError(f"{path}: not the build's list of lesson files ({e})") from None
+        if lesson.label not in made:
+            raise CourseError(f"{path} does not list {lesson.label}: configure {self.dir} again")
+        files = [Path(p) for p in made[lesson.label]]
+        outside = [p for p in files if not is_inside(p.parent, self.dir)]
+        if outside:
+            raise CourseError(f"{path} lists {outside[0]}, outside the build folder")
+        return files
+
+    def remove_lesson_files(self, lessons: List[Lesson]) -> None:
+        """Removes what an earlier build made of these lessons (lesson_files), so that a lesson
+        whose next build fails has no program left to run."""
+        for lesson in lessons:
+            for path in self.lesson_files(lesson):
+                try:
+                    path.unlink()
+                except FileNotFoundError:
+                    pass
+                except OSError as e:
+                    raise CourseError(f"cannot remove {path}: {e.strerror or e}") from None
+
     @property
     def gpu_programs(self) -> bool:
         """Whether this build makes GPU test programs (a GPU at configure time, or
@@ -440,10 +475,10 @@ class Build:
             return subprocess.CompletedProcess(argv, None, stdout)
 
     def build_lesson(self, lesson: Lesson, jobs: int, timeout: Optional[float] = None,
-                     cpu_only: bool = False) -> LessonBuild:
+                     cpu_only: bool = False, fresh: bool = False) -> LessonBuild:
         """Builds the lesson's target (cpu_only: its CPU test programs) on its own; its log goes
         to <build>/course/build-lessonNN.log. A build that takes longer than `timeout` seconds
-        did not build."""
+        did not build (fresh: what it made is removed, as build_lessons says)."""
         log_path = self.state_dir / f"build-{lesson.label}.log"
         target = lesson.cpu_target if cpu_only else lesson.label
         proc = self.build_target(target, jobs, capture=True, timeout=timeout)
@@ -453,6 +488,8 @@ class Build:
         except OSError as e:
             raise CourseError(f"cannot write {log_path}: {e.strerror or e}") from None
         if proc.returncode is None:
+            if fresh:
+                self.remove_lesson_files([lesson])  # a stopped build may leave a file half written
             return LessonBuild(DID_NOT_BUILD, f"the build took longer than {timeout:.0f} s and was "
                                               f"stopped", str(log_path))
         if proc.returncode == 0:
@@ -462,21 +499,27 @@ class Build:
     def build_lessons(self, lessons: List[Lesson], jobs: int,
                       say: Callable[..., None] = print,
                       timeout: Optional[float] = None,
-                      cpu_only: bool = False) -> Dict[str, LessonBuild]:
+                      cpu_only: bool = False, fresh: bool = False) -> Dict[str, LessonBuild]:
         """Builds the lessons' targets (cpu_only: their CPU test programs). First all of them in
         one build, which keeps every core busy; where that fails, each lesson's target on its
         own, so one that does not compile hides no other and shows with its first error. Says
         how each went, one line each. `timeout`: seconds for each lesson (the whole first
-        build gets one lesson's)."""
+        build gets one lesson's). fresh (the grading build): the lessons' files are removed
+        first, and again after a build that was stopped, so every program left was made by
+        this build and a lesson that does not build has none of an earlier build's to run."""
         if not lessons:
             return {}
+        if fresh:
+            self.remove_lesson_files(lessons)
         if len(lessons) == 1:
-            return self._build_each(lessons, jobs, say, timeout, cpu_only)
+            return self._build_each(lessons, jobs, say, timeout, cpu_only, fresh)
         targets = [lesson.cpu_target if cpu_only else lesson.label for lesson in lessons]
         what = "the CPU test programs of " if cpu_only else ""
         say(f"building {what}{len(lessons)} lesson(s) at once ({targets[0]}"
             f"{' ... ' + targets[-1] if len(targets) > 1 else ''}) ...", end=" ", flush=True)
         together = self.build_target(" ".join(targets), jobs, capture=True, timeout=timeout)
+        if together.returncode is None and fresh:
+            self.remove_lesson_files(lessons)  # a stopped build may leave a file half written
         if together.returncode == 0:
             say(BUILT, flush=True)
             log = self.state_dir / "build-lessons.log"
@@ -487,15 +530,16 @@ class Build:
                 raise CourseError(f"cannot write {log}: {e.strerror or e}") from None
             return {lesson.label: LessonBuild(BUILT, log=str(log)) for lesson in lessons}
         say("not every one: each on its own", flush=True)
-        return self._build_each(lessons, jobs, say, timeout, cpu_only)
+        return self._build_each(lessons, jobs, say, timeout, cpu_only, fresh)
 
     def _build_each(self, lessons: List[Lesson], jobs: int, say: Callable[..., None],
-                    timeout: Optional[float], cpu_only: bool) -> Dict[str, LessonBuild]:
+                    timeout: Optional[float], cpu_only: bool,
+                    fresh: bool) -> Dict[str, LessonBuild]:
         status = {}
         for lesson in lessons:
             say(f"building {lesson.cpu_target if cpu_only else lesson.label} ({lesson.title}) ...",
                 end=" ", flush=True)
-            result = self.build_lesson(lesson, jobs, timeout, cpu_only)
+            result = self.build_lesson(lesson, jobs, timeout, cpu_only, fresh)
             say(result.status + (f": {result.error}" if result.failed else ""), flush=True)
             status[lesson.label] = result
         return status

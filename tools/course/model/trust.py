@@ -1,18 +1,25 @@
 """What a grade can be trusted for: read from the grader's own records in the build folder
-(<build>/course/overlay.json, machine.json, evidence.json, written by grade_run.py), never from
-anything a test printed. The grade report opens with it.
+(<build>/course/overlay.json, machine.json, programs.json, evidence.json, written by
+grade_run.py), never from anything a test printed. The grade report opens with it.
 
 A grade is trusted when every test ran in a sandbox, every exercise file was held to the
-policy, and the JUnit report being scored is the one the grader wrote from each test's own
-GoogleTest report (its hash is in evidence.json). Anything less is said, line by line."""
+policy, every test that ran, ran a program the grading build made (its sha256 as that build
+recorded it, in programs.json), and the JUnit report being scored is the one the grader wrote
+from each test's own GoogleTest report (its hash is in evidence.json). Anything less is said,
+line by line."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
+
+#: The grader's record of the files its build made, each with its sha256, under the build's
+#: own id (<build>/course/programs.json, written by grading/build_lessons.py).
+PROGRAMS_RECORD = "programs.json"
 
 
 @dataclass
@@ -35,7 +42,12 @@ def _load(path: Path) -> Optional[dict]:
 
 
 def file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """A file's sha256, read a MiB at a time (a GPU test program can be large)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def read_trust(build_dir: Optional[Path], junit: List[Path]) -> Trust:
@@ -78,6 +90,7 @@ def read_trust(build_dir: Optional[Path], junit: List[Path]) -> Trust:
     t.lines.append(f"Verdicts: from each test's own GoogleTest report and exit status, for the "
                    f"{len(tests)} tests the pinned course registers (listed by the grader before "
                    f"any student code ran).")
+    _programs(t, evidence, _load(records / PROGRAMS_RECORD))
     machine = evidence.get("machine", {})
     if machine.get("gpu"):
         counters = "readable" if machine.get("counters") else \
@@ -88,3 +101,30 @@ def read_trust(build_dir: Optional[Path], junit: List[Path]) -> Trust:
         t.lines.append(f"Machine (the grader's own check): no GPU ({machine.get('reason', '')}): "
                        f"GPU tests are not gradable here; they stay in the total and score 0.")
     return t
+
+
+def _programs(t: Trust, evidence: dict, made: Optional[dict]) -> None:
+    """The line on the programs the tests ran: each one the grading build made, as its record
+    (programs.json) has it, under the build the evidence names."""
+    build = evidence.get("build") or ""
+    recorded = {os.path.realpath(path): sha
+                for files in ((made or {}).get("lessons") or {}).values()
+                for path, sha in dict(files).items()}
+    tests = evidence.get("tests", [])
+    foreign = [x.get("name", "") for x in tests
+               if any(not build or p.get("build") != build or
+                      recorded.get(os.path.realpath(p.get("path", ""))) != p.get("sha256")
+                      for p in x.get("programs") or [])]
+    if made is None or made.get("build") != build:
+        t.trusted = False
+        t.lines.append(f"Programs: NOT checked against the grading build: its record "
+                       f"(course/{PROGRAMS_RECORD}) is missing or is another build's.")
+    elif foreign:
+        t.trusted = False
+        t.lines.append(f"Programs: {len(foreign)} tests' programs are NOT the ones the grading "
+                       f"build made (first: {foreign[0]}): they did not run and score 0; the build "
+                       f"folder changed after the build.")
+    else:
+        t.lines.append(f"Programs: every test that ran, ran a program the grading build made "
+                       f"(build {build}; each file's sha256 in course/{PROGRAMS_RECORD}); a lesson "
+                       f"that did not build ran none, not even an earlier build's.")

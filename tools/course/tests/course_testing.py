@@ -101,7 +101,8 @@ def make_course(root: Path, lessons: Optional[Dict[str, str]] = None,
 def make_build(build: Path, source: Path, lessons: Optional[List[str]] = None,
                gpu_programs: bool = False) -> Path:
     """A folder that looks like a configured build of `source` to the tools (gpu_programs: one
-    that builds GPU test programs, on a GPU machine)."""
+    that builds GPU test programs, on a GPU machine), with the build's list of the files each
+    lesson makes (lesson_files: the stand-in cmake makes them)."""
     build.mkdir(parents=True, exist_ok=True)
     (build / "CTestTestfile.cmake").write_text("# configured\n")
     (build / "course").mkdir(exist_ok=True)
@@ -110,7 +111,17 @@ def make_build(build: Path, source: Path, lessons: Optional[List[str]] = None,
     (build / "course" / "build.json").write_text(json.dumps(
         {"version": 1, "source_dir": str(source), "lessons": lessons, "trees": ["student"],
          "gpu_programs": gpu_programs}))
+    made = {f"lesson{name[:2]}": [str(p) for p in lesson_files(build, name[:2])]
+            for name in lessons}
+    (build / "course" / "lesson-files.json").write_text(json.dumps({"version": 1, "lessons": made}))
     return build
+
+
+def lesson_files(build: Path, number: str) -> List[Path]:
+    """The files lesson `number`'s build makes in a folder of make_build: its library and its
+    CPU test program."""
+    return [build / "tests" / f"liblesson{number}_student.a",
+            build / "tests" / "student" / f"lesson{number}_student_cpu"]
 
 
 FAKE_CTEST = r'''#!{python}
@@ -145,8 +156,10 @@ sys.exit(int(os.environ.get("FAKE_CTEST_RC", "0")))
 
 FAKE_CMAKE = r'''#!{python}
 """Stands in for cmake --build: fails when one of its targets is in $FAKE_CMAKE_FAIL (comma-separated)
-with a compiler-like error line. Appends its arguments to $FAKE_LOG."""
-import os, sys
+with a compiler-like error line; else makes the files the build folder lists for each lesson target
+(course/lesson-files.json), and then, for a target in $FAKE_CMAKE_HANG, never ends. Appends its
+arguments to $FAKE_LOG."""
+import json, os, sys, time
 args = sys.argv[1:]
 log = os.environ.get("FAKE_LOG")
 if log:
@@ -163,6 +176,17 @@ if set(targets) & set(os.environ.get("FAKE_CMAKE_FAIL", "").split(",")):
     print("1 error detected in the compilation of \"exercise.cu\".")
     print("make[2]: *** [CMakeFiles/x.dir/build.make:76] Error 2")
     sys.exit(2)
+listing = os.path.join(args[args.index("--build") + 1], "course", "lesson-files.json") \
+    if "--build" in args else ""
+if os.path.isfile(listing):
+    made = json.load(open(listing))["lessons"]
+    for t in targets:
+        for path in made.get(t.split("-")[0], []):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write("made by the build of " + t + "\n")
+if set(targets) & set(os.environ.get("FAKE_CMAKE_HANG", "").split(",")):
+    time.sleep(600)
 print("[100%] Built target " + target)
 '''
 
@@ -186,7 +210,8 @@ class ToolTest(unittest.TestCase):
         self.env["PATH"] = f"{self.bin}{os.pathsep}{self.env.get('PATH', '')}"
         self.env["FAKE_LOG"] = str(self.log)
         self.env["PYTHONDONTWRITEBYTECODE"] = "1"
-        for key in ("FAKE_CTEST_JUNIT", "FAKE_CTEST_LIST", "FAKE_CMAKE_FAIL", "FAKE_CTEST_RC"):
+        for key in ("FAKE_CTEST_JUNIT", "FAKE_CTEST_LIST", "FAKE_CMAKE_FAIL", "FAKE_CMAKE_HANG",
+                    "FAKE_CTEST_RC"):
             self.env.pop(key, None)
 
     def tearDown(self) -> None:

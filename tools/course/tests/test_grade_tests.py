@@ -18,7 +18,9 @@ from typing import Dict
 
 from course_testing import FIXTURES, ToolTest, make_build, make_course
 
+from course.grading.build_lessons import Made
 from course.grading.sandbox import Sandbox
+from course.model.trust import file_hash
 
 FAKE = FIXTURES / "fake_gtest.py"
 BOX = Sandbox.probe()
@@ -135,6 +137,92 @@ class Evidence(Runner):
         machine.write_text(json.dumps({"gpu": True, "counters": True}))
         got = self.grade("--machine", machine)
         self.assertEqual(got["G.Skip"]["status"], "skipped")  # a GPU here: the test's own skip
+
+
+@unittest.skipUnless(BOX.isolated, f"no sandbox here: {BOX.reason}")
+class Programs(Runner):
+    """A test runs only a program the grading build made, as it made it (its record,
+    course/programs.json): never one an earlier build left, one changed since, or none."""
+
+    def program(self, name: str) -> Path:
+        """A stand-in test program in the build folder, where the lesson's programs are."""
+        path = self.build / "tests" / "student" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"#!{sys.executable}\n" + FAKE.read_text().split("\n", 1)[1])
+        path.chmod(0o755)
+        return path
+
+    def test_only_the_programs_the_grading_build_made_run(self):
+        made, changed, stale = (self.program(n) for n in ("made", "changed", "stale"))
+        missing = self.build / "tests" / "student" / "missing"
+        record = Made("build-1", {"lesson01": {str(made): file_hash(made),
+                                                str(changed): "0" * 64}})
+        (self.build / "course" / "programs.json").write_text(record.as_json())
+        self.register({"S.Made": "pass", "S.Changed": "pass", "S.Stale": "pass",
+                       "S.Missing": "pass"})
+        listing = json.loads(Path(self.env["FAKE_CTEST_LIST"]).read_text())
+        programs = {"S.Made": made, "S.Changed": changed, "S.Stale": stale, "S.Missing": missing}
+        for t in listing["tests"]:
+            name = t["name"].rsplit("/", 1)[1]
+            t["command"] = [str(programs[name]), f"--gtest_filter={name}"]
+        Path(self.env["FAKE_CTEST_LIST"]).write_text(json.dumps(listing))
+        got = self.grade()
+        self.assertEqual(got["S.Made"]["status"], "passed")
+        self.assertEqual(got["S.Made"]["programs"],
+                         [{"path": str(made), "sha256": file_hash(made), "build": "build-1"}])
+        self.assertEqual(self.record["build"], "build-1")
+        for name, why in (("S.Changed", "its sha256 is not the one the grading build recorded"),
+                          ("S.Stale", "the grading build did not make it")):
+            self.assertEqual(got[name]["status"], "failed", name)
+            self.assertIn("not run: its program", got[name]["detail"], name)
+            self.assertIn(why, got[name]["detail"], name)
+            self.assertEqual(got[name]["programs"][0]["build"], "", name)
+        self.assertEqual((got["S.Missing"]["status"], got["S.Missing"]["detail"]),
+                         ("did not build", "its test program is not built"))
+        for name in ("S.Changed", "S.Stale", "S.Missing"):
+            self.assertIsNone(got[name]["exit_code"], f"{name} ran")
+
+        # Without the grading build's record, no program of the build folder runs.
+        (self.build / "course" / "programs.json").unlink()
+        got = self.grade()
+        self.assertEqual(got["S.Made"]["status"], "failed")
+        self.assertIn("no record of the grading build", got["S.Made"]["detail"])
+        self.assertIsNone(got["S.Made"]["exit_code"])
+
+    def test_the_report_trusts_only_programs_of_the_grading_build(self):
+        made, stale = self.program("made"), self.program("stale")
+        (self.build / "course" / "programs.json").write_text(
+            Made("build-1", {"lesson01": {str(made): file_hash(made)}}).as_json())
+        (self.build / "course" / "overlay.json").write_text(json.dumps(
+            {"policy": True, "lessons": {"lesson01": {"files": "the student's"}}}))
+        points = self.tmp / "points.json"
+        points.write_text('{"lessons": {"lesson01": 10}}')
+
+        def report(*tests: str) -> str:
+            self.register({name: "pass" for name in tests})
+            data = json.loads(Path(self.env["FAKE_CTEST_LIST"]).read_text())
+            for t in data["tests"]:
+                name = t["name"].rsplit("/", 1)[1]
+                t["command"][:2] = [str(made if name == "S.Made" else stale)]
+            Path(self.env["FAKE_CTEST_LIST"]).write_text(json.dumps(data))
+            junit = self.build / "junit.xml"
+            self.assertEqual(self.run_tool("course.grading.grade_tests", "--build-dir", self.build,
+                                           "--junit", junit, "--record",
+                                           self.build / "course" / "evidence.json").returncode, 0)
+            proc = self.run_tool("course.grading.grade", "--source-dir", self.source, "report",
+                                 "--junit", junit, "--build-dir", self.build, "--points", points,
+                                 "--markdown", "-")
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            return proc.stdout
+
+        trusted = report("S.Made")
+        self.assertIn("**Trusted grade.**", trusted)
+        self.assertIn("Programs: every test that ran, ran a program the grading build made "
+                      "(build build-1;", trusted)
+        refused = report("S.Made", "S.Stale")
+        self.assertIn("**NOT a trusted grade.**", refused)
+        self.assertIn("Programs: 1 tests' programs are NOT the ones the grading build made "
+                      "(first: student/lesson01/S.Stale)", refused)
 
 
 class NoSandbox(Runner):

@@ -12,7 +12,10 @@ import subprocess
 import time
 import unittest
 
-from course_testing import FIXTURES, TOOLS, ToolTest, exercise_hpp, make_build, make_course
+from course_testing import (FIXTURES, TOOLS, ToolTest, exercise_hpp, lesson_files, make_build,
+                            make_course)
+
+from course.model.trust import file_hash
 
 
 class BuildLessons(ToolTest):
@@ -51,9 +54,53 @@ class BuildLessons(ToolTest):
         self.assertEqual(len(self.calls()), 1)  # both in one build
         self.assertIn("--target lesson01 lesson03 -j", self.calls()[0])
 
+    def earlier_build(self, *numbers: str) -> None:
+        """What an earlier student's build left of these lessons."""
+        for number in numbers:
+            for path in lesson_files(self.build, number):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text("an earlier build's\n")
+
+    def test_a_lesson_that_does_not_build_keeps_nothing_of_an_earlier_build(self):
+        self.earlier_build("01", "02")
+        self.env["FAKE_CMAKE_FAIL"] = "lesson02"
+        proc = self.run_tool("course.grading.build_lessons", "--build-dir", self.build,
+                             "--lessons", "01,02")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        for path in lesson_files(self.build, "01"):
+            self.assertEqual(path.read_text(), "made by the build of lesson01\n")
+        for path in lesson_files(self.build, "02"):
+            self.assertFalse(path.exists(), path)
+        # The record: each file this build made, with its sha256, under the build's own id.
+        record = json.loads((self.build / "course" / "programs.json").read_text())
+        self.assertEqual(record["lessons"], {
+            "lesson01": {str(p): file_hash(p) for p in lesson_files(self.build, "01")},
+            "lesson02": {}})
+        again = self.run_tool("course.grading.build_lessons", "--build-dir", self.build,
+                              "--lessons", "01")
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertNotEqual(json.loads((self.build / "course" / "programs.json").read_text())
+                            ["build"], record["build"])
+
+    def test_a_build_that_was_stopped_leaves_nothing(self):
+        self.earlier_build("01")
+        self.env["FAKE_CMAKE_HANG"] = "lesson01"
+        proc = self.run_tool("course.grading.build_lessons", "--build-dir", self.build,
+                             "--lessons", "01", "--timeout", "2")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        status = json.loads((self.build / "course" / "build-status.json").read_text())["lessons"]
+        self.assertIn("was stopped", status["lesson01"]["error"])
+        for path in lesson_files(self.build, "01"):
+            self.assertFalse(path.exists(), path)
+
     def test_errors(self):
         self.assertOneLineError(self.run_tool("course.grading.build_lessons", "--build-dir", self.tmp / "no"), 2,
                                 "cmake --preset grade")
+        (self.build / "course" / "lesson-files.json").unlink()
+        self.assertOneLineError(self.run_tool("course.grading.build_lessons", "--build-dir",
+                                              self.build), 2,
+                                "does not list the files each lesson makes")
+        make_build(self.build, self.source)
         self.assertOneLineError(self.run_tool("course.grading.build_lessons", "--build-dir", self.build, "-j", "x"),
                                 2, "--jobs/-j: 'x' is not a whole number")
         self.assertOneLineError(self.run_tool("course.grading.build_lessons", "--build-dir", self.build,

@@ -346,8 +346,7 @@ class ProgressErrors(ToolTest):
 
     def test_an_unwritable_build_folder(self):
         # A file where the tools' folder should be: not writable, even for root.
-        (self.build / "course" / "build.json").unlink()
-        (self.build / "course").rmdir()
+        shutil.rmtree(self.build / "course")
         (self.build / "course").write_text("not a folder")
         self.env["FAKE_CTEST_JUNIT"] = str(FIXTURES / "junit-student-nogpu.xml")
         proc = self.progress("--build-dir", self.build)

@@ -116,7 +116,7 @@ class Workflows(unittest.TestCase):
         self.assertIn("gpu-env.sh", script)
         self.assertIn("course.grading.grade_run", script)
         run = (ROOT / "tools" / "course" / "grading" / "grade_run.py").read_text()
-        for step in ("grade_tree.overlay", '"cmake", "--preset", "grade"', "build_lessons(",
+        for step in ("grade_tree.overlay", '"cmake", "--preset", "grade"', "grading_build(",
                      "course-machine-check", "grade_tests.run_tests", '"course.grading.grade"',
                      '"report"'):
             self.assertIn(step, run, "the grading run lost a step")
