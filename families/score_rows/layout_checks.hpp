@@ -1,12 +1,14 @@
 /// @file families/score_rows/layout_checks.hpp
 /// @brief The rules every score_rows tile layout keeps, as GoogleTest assertions for the CPU
 /// tests of the lessons on the family: the tile one-to-one into the kTileCapacity floats
-/// reserved for it, and every 4-byte row store of a floats-staged kind at one wavefront.
+/// reserved for it, every wide load reading its step's floats in order, and every 4-byte row
+/// store of a floats-staged kind at one wavefront.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <string>
 
 #include "kit/bank_model.hpp"
 #include "kit/layout.hpp"
@@ -22,6 +24,47 @@ template <class S, class Layout>
   if (clash) {
     return ::testing::AssertionFailure()
            << kit::describe(*clash, S::kTileCapacity, "the tile's kTileCapacity floats");
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// Success when the loads of kind `S` (kVec floats of a row at once) read the elements of their
+/// step in order on `Layout`: element (r, step_column(s) + k) at the offset of
+/// (r, step_column(s)) plus k. Always true for one float a load; else the first element that
+/// is not where its load reads it.
+template <class S, class Layout>
+::testing::AssertionResult wide_loads_read_their_step() {
+  constexpr Layout tile{};
+  for (int r = 0; r < S::kTileRows; ++r) {
+    for (int s = 0; s < S::kSteps; ++s) {
+      const int c = S::step_column(s);
+      for (int k = 1; k < S::kVec; ++k) {
+        if (tile(r, c + k) != tile(r, c) + k) {
+          return ::testing::AssertionFailure()
+                 << "element (" << r << ", " << c + k << ") lives at offset " << tile(r, c + k)
+                 << ", but the float" << S::kVec << " load of row " << r << " at column " << c
+                 << " reads it from offset " << tile(r, c) + k;
+        }
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// Success when score_rows of kind `S` keeps every element of the tile in `Layout`: the tile
+/// one-to-one into its buffer (one_to_one_in_the_tile_buffer), and every wide load reading its
+/// step (wide_loads_read_their_step); else what breaks, for the exercise tests that judge a
+/// layout's cost: a layout that loses data scores nothing, however cheap.
+template <class S, class Layout>
+::testing::AssertionResult keeps_every_element() {
+  for (const ::testing::AssertionResult& rule :
+       {one_to_one_in_the_tile_buffer<S, Layout>(), wide_loads_read_their_step<S, Layout>()}) {
+    if (!rule) {
+      return ::testing::AssertionFailure()
+             << "TileLayout: " << rule.message()
+             << ": score_rows would lose data (every tile element needs a float of its own, "
+                "where the kernel reads it)";
+    }
   }
   return ::testing::AssertionSuccess();
 }

@@ -1,8 +1,13 @@
 // Part 3 on the CPU: your finding about center_blocks as it was handed to you, held against
-// the bank model; and your fixed layout, every access at 1 wavefront. A wrong finding fails
-// with what you wrote and the question, never the answer; the cost of each kind of access
-// of your layout is listed only once your finding is right.
+// the bank model; and your fixed layout, every access at 1 wavefront, every warp's partial sum
+// kept (a layout that loses data scores nothing, however cheap). A wrong finding fails with
+// what you wrote and the question, never the answer; the cost of each kind of access of your
+// layout is listed only once your finding is right.
 #include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <demo.hpp>
 #include <exercise.hpp>
@@ -34,6 +39,26 @@ bool finding_is_right() {
          kit::analyze(e->access, e->op).wavefronts == lesson04::kFoundConflictWavefronts;
 }
 
+/// Why center_blocks would lose a partial sum with your partial_offset, or nothing: an offset
+/// outside `partials` (kPartialCapacity floats), or two warps at one offset.
+std::optional<std::string> partial_loss() {
+  std::vector<int> owner(lesson04::kPartialCapacity, -1);
+  for (int w = 0; w < lesson04::kCenterWarps; ++w) {
+    const int o = lesson04::partial_offset(w);
+    if (o < 0 || o >= lesson04::kPartialCapacity) {
+      return "warp " + std::to_string(w) + "'s offset " + std::to_string(o) +
+             " lies outside `partials` (" + std::to_string(lesson04::kPartialCapacity) + " floats)";
+    }
+    if (owner[o] >= 0) {
+      return "warps " + std::to_string(owner[o]) + " and " + std::to_string(w) + " share offset " +
+             std::to_string(o) +
+             ": the block loses a partial sum (every warp needs a float of its own)";
+    }
+    owner[o] = w;
+  }
+  return std::nullopt;
+}
+
 TEST(FindConflict, TheAccessThatConflicts) {
   const kit::Trace found = lesson04::testing::found_center_trace(kFourBlocks);
   const kit::TraceEntry* e = conflicting(found);
@@ -57,6 +82,8 @@ TEST(FindConflict, ItsWavefrontsPerRequest) {
 }
 
 TEST(FindConflict, FixedEveryAccessCostsOneWavefront) {
+  const std::optional<std::string> loss = partial_loss();
+  ASSERT_FALSE(loss.has_value()) << "partial_offset: " << *loss;
   for (int n : {kFourBlocks, lesson04::kCenterBlockThreads * 3 + 77}) {
     const kit::Trace t = lesson04::testing::center_trace(n);
     const kit::SharedCounts model = t.expected(), ideal = t.ideal();

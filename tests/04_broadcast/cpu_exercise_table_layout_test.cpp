@@ -1,5 +1,6 @@
 // Part 2 on the CPU: every Horner step and every staging store of eval_polys costs 1
-// wavefront in the bank model: as cheap as the conflict-free twin.
+// wavefront in the bank model: as cheap as the conflict-free twin; each with a table that
+// keeps every coefficient (a layout that loses data scores nothing, however cheap).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -9,10 +10,30 @@
 
 #include "eval_polys_trace.hpp"
 #include "kit/bank_model.hpp"
+#include "kit/layout.hpp"
 
 namespace {
 
+/// Success when CoefLayout keeps every coefficient of the block in a float of its own inside
+/// the table's kTableCapacity floats; else the coefficient that collides or lies outside.
+::testing::AssertionResult keeps_every_coefficient() {
+  const auto clash = kit::first_collision(lesson04::CoefLayout{}, lesson04::kTableCapacity);
+  if (!clash) {
+    return ::testing::AssertionSuccess();
+  }
+  const bool outside = clash->offset < 0 || clash->offset >= lesson04::kTableCapacity;
+  return ::testing::AssertionFailure()
+         << "CoefLayout: polynomial " << clash->b.row << ", coefficient " << clash->b.col
+         << " at offset " << clash->offset
+         << (outside ? " lies outside the table's " + std::to_string(lesson04::kTableCapacity) +
+                           " floats"
+                     : " shares its float with polynomial " + std::to_string(clash->a.row) +
+                           ", coefficient " + std::to_string(clash->a.col))
+         << ": eval_polys would lose data (every coefficient needs a float of its own)";
+}
+
 TEST(TableLayout, EveryInstructionCostsOneWavefront) {
+  ASSERT_TRUE(keeps_every_coefficient());
   const kit::Trace trace =
       lesson04::testing::exercise_trace(lesson04::kPolysPerBlock, lesson04::kPointsPerBlock);
   for (const kit::TraceEntry& e : trace.entries()) {
@@ -36,6 +57,7 @@ TEST(TableLayout, EveryInstructionCostsOneWavefront) {
 }
 
 TEST(TableLayout, AsCheapAsTheTwin) {
+  ASSERT_TRUE(keeps_every_coefficient());
   for (auto [polys, points] : {std::pair{1000, 777}, std::pair{16, 16}}) {
     EXPECT_DOUBLE_EQ(lesson04::testing::model_ratio(polys, points), 1.0)
         << polys << " x " << points << ": the model says eval_polys spends "

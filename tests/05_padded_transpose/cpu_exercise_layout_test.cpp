@@ -1,8 +1,12 @@
 // Part 2 on the CPU: the padded layout and the phase-2 coordinate, judged by the bank model.
 // The padded tile's column read is 1 wavefront for every column; the kernels' traces (built
 // from your layout and coordinates, ragged edges included) cost what the lesson says: every
-// padded access the ideal, the plain tile's full column read a full column's worth.
+// padded access the ideal, the plain tile's full column read a full column's worth. The
+// padded tile must keep every element and fit a block (a layout that loses data or cannot
+// run scores nothing, however cheap).
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include <exercise.hpp>
 
@@ -25,6 +29,26 @@ struct TraceShape {
 const TraceShape kShapes[] = {{32, 32},    {1, 1},    {31, 33}, {33, 31},
                               {1000, 777}, {1, 4097}, {4097, 1}};
 
+/// Success when PaddedLayout keeps every tile element in an offset of its own and the tile fits
+/// a block's static shared memory; else what breaks.
+::testing::AssertionResult padded_tile_keeps_every_element() {
+  using Tile = lesson05::PaddedLayout;
+  constexpr int kStaticSharedLimit = 48 * 1024; // bytes of __shared__ a block may declare
+  const int floats = kit::cosize<Tile>();
+  if (const auto clash = kit::first_collision(Tile{}, floats)) {
+    return ::testing::AssertionFailure()
+           << "PaddedLayout: " << kit::describe(*clash, floats, "the tile")
+           << ": transpose_padded would lose data (every tile element needs an offset of its own)";
+  }
+  const int bytes = floats * static_cast<int>(sizeof(float));
+  if (bytes > kStaticSharedLimit) {
+    return ::testing::AssertionFailure()
+           << "PaddedLayout spans " << bytes << " bytes, more than the " << kStaticSharedLimit
+           << " bytes of __shared__ a block may declare: transpose_padded cannot run";
+  }
+  return ::testing::AssertionSuccess();
+}
+
 TEST(Layout, LoadSlotReadsTheTransposedElement) {
   for (int x = 0; x < kTileDim; ++x) {
     for (int y = 0; y < kTileDim; ++y) {
@@ -40,6 +64,7 @@ TEST(Layout, LoadSlotReadsTheTransposedElement) {
 }
 
 TEST(Layout, PaddedColumnReadIsOneWavefrontForEveryColumn) {
+  ASSERT_TRUE(padded_tile_keeps_every_element());
   for (int y = 0; y < kTileDim; ++y) {
     const kit::BankReport r = kit::analyze(kit::warp_access(lesson05::PaddedLayout{}, [y](int x) {
       return kit::Coord{x, y};
@@ -65,6 +90,7 @@ TEST(Layout, TileExtentStopsAtTheEdge) {
 }
 
 TEST(Layout, PaddedKernelCostsTheIdealEverywhere) {
+  ASSERT_TRUE(padded_tile_keeps_every_element());
   ASSERT_TRUE(lesson05::testing::load_coord_transposes())
       << "load_coord does not read the transposed element yet (see "
          "LoadSlotReadsTheTransposedElement): the trace would not be a transpose's";

@@ -160,6 +160,24 @@ inline std::optional<std::string> pair_misalignment() {
   return std::nullopt;
 }
 
+/// Why the transposes would lose data with your HalfTileLayout, or nothing: two tile elements
+/// at one offset (or one at a negative offset), or a tile larger than a block's static shared
+/// memory (then they cannot run).
+inline std::optional<std::string> tile_loss() {
+  constexpr int kStaticSharedLimit = 48 * 1024; // bytes of __shared__ a block may declare
+  const int halves = kit::cosize<HalfTileLayout>();
+  if (const auto clash = kit::first_collision(HalfTileLayout{}, halves)) {
+    return "HalfTileLayout: " + kit::describe(*clash, halves, "the tile") +
+           ": the transposes would lose data (every tile element needs an offset of its own)";
+  }
+  if (halves * kHalfBytes > kStaticSharedLimit) {
+    return "HalfTileLayout spans " + std::to_string(halves * kHalfBytes) +
+           " bytes, more than the " + std::to_string(kStaticSharedLimit) +
+           " bytes of __shared__ a block may declare: the transposes cannot run";
+  }
+  return std::nullopt;
+}
+
 /// Runs the pair path of one full tile on the CPU with the lesson's layout and geometry: `in`
 /// is a kTileDim x kTileDim tile of 16-bit values, the result is its transpose.
 inline std::vector<std::uint16_t> emulate_pair_tile(const std::vector<std::uint16_t>& in) {

@@ -1,5 +1,10 @@
-// Part 3 on the CPU: every ldmatrix.x4 of your fragment tile costs its ideal 4 wavefronts.
+// Part 3 on the CPU: every ldmatrix.x4 of your fragment tile costs its ideal 4 wavefronts, in
+// a tile that keeps every element in whole 16-byte chunks (a layout that loses data scores
+// nothing, however cheap).
 #include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
 
 #include <demo.hpp>
 #include <exercise.hpp>
@@ -9,7 +14,44 @@
 
 namespace {
 
+using lesson08::kChunkHalves;
+using lesson08::kFragmentCols;
+using lesson08::kFragmentRows;
+
+/// Why the fragments would lose data with your FragmentTile, or nothing: two elements at one
+/// half or one outside the 16 x 64 halves, or a 16-byte chunk that is not whole and aligned
+/// (ldmatrix reads, and the staging stores write, 8 consecutive halves from a 16-byte
+/// aligned offset).
+std::optional<std::string> fragment_loss() {
+  constexpr lesson08::FragmentTile tile{};
+  constexpr int kHalves = kFragmentRows * kFragmentCols;
+  if (const auto clash = kit::first_collision(tile, kHalves)) {
+    return "FragmentTile: " + kit::describe(*clash, kHalves, "the 16 x 64 halves") +
+           ": the fragments would lose data (every element needs a half of its own)";
+  }
+  for (int r = 0; r < kFragmentRows; ++r) {
+    for (int c0 = 0; c0 < kFragmentCols; c0 += kChunkHalves) {
+      const std::string chunk = "FragmentTile: the chunk of row " + std::to_string(r) +
+                                " at column " + std::to_string(c0);
+      if (tile(r, c0) % kChunkHalves != 0) {
+        return chunk + " starts at offset " + std::to_string(tile(r, c0)) +
+               ": ldmatrix and the chunk stores need 16-byte aligned chunks";
+      }
+      for (int j = 1; j < kChunkHalves; ++j) {
+        if (tile(r, c0 + j) != tile(r, c0) + j) {
+          return chunk + ": element (" + std::to_string(r) + ", " + std::to_string(c0 + j) +
+                 ") is not next to (" + std::to_string(r) + ", " + std::to_string(c0 + j - 1) +
+                 "): ldmatrix would read it from elsewhere";
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 TEST(FragmentTile, EveryLdmatrixAtItsIdeal) {
+  const auto loss = fragment_loss();
+  ASSERT_FALSE(loss.has_value()) << *loss;
   for (int step = 0; step < lesson08::kFragmentSteps; ++step) {
     const kit::LdsmPattern p =
         lesson08::ldsm_demo<lesson08::FragmentTile>("your fragment tile", 4, step);

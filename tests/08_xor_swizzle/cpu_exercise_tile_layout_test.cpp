@@ -1,8 +1,10 @@
 // Part 2 on the CPU: the bank model over every column read and every pair store of your tile,
 // and over the whole of score_rows: every access at its ideal, fewer wavefronts than the best
-// padding.
+// padding; each with a tile that keeps every element, and pair stores that put both floats
+// where the tile says (a layout that loses data scores nothing, however cheap).
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -24,7 +26,50 @@ std::string picture() {
          "Which bits of the offset must the row change so that 32 rows meet 32 banks?";
 }
 
+/// Why score_rows would lose data with your TileLayout, or nothing: two elements at one float,
+/// or one outside the tile's 32 x 32 floats.
+std::optional<std::string> tile_loss() {
+  constexpr int kFloats = kTileDim * kTileDim;
+  if (const auto clash = kit::first_collision(lesson08::TileLayout{}, kFloats)) {
+    return "TileLayout: " + kit::describe(*clash, kFloats, "the tile's 32 x 32 floats") +
+           ": score_rows would lose data (every tile element needs a float of its own)";
+  }
+  return std::nullopt;
+}
+
+/// Why the pair stores would lose data, or nothing: a float2 at an odd offset, or an element
+/// that the store puts elsewhere than where TileLayout keeps it.
+std::optional<std::string> pair_store_loss() {
+  for (int r = 0; r < kTileDim; ++r) {
+    for (int p = 0; p < lesson08::kPairsPerRow; ++p) {
+      const lesson08::PairStore s = lesson08::pair_store(r, p);
+      const std::string pair = "pair_store: row " + std::to_string(r) + ", pair " +
+                               std::to_string(p) + " (elements (" + std::to_string(r) + ", " +
+                               std::to_string(2 * p) + ") and (" + std::to_string(r) + ", " +
+                               std::to_string(2 * p + 1) + "))";
+      if (s.offset % lesson08::kPairFloats != 0) {
+        return pair + " is stored at offset " + std::to_string(s.offset) +
+               ": a float2 store needs an even offset (8 bytes)";
+      }
+      for (int k = 0; k < lesson08::kPairFloats; ++k) {
+        const int lives = lesson08::TileLayout{}(r, lesson08::kPairFloats * p + k);
+        const int put = s.offset + ((k == 1) != s.swapped ? 1 : 0);
+        if (lives != put) {
+          return pair + ": element (" + std::to_string(r) + ", " +
+                 std::to_string(lesson08::kPairFloats * p + k) + ") lives at offset " +
+                 std::to_string(lives) + " but the store puts it at " + std::to_string(put) +
+                 (s.swapped ? " (swapped)" : " (in order)") +
+                 ": score_rows would read values that were never stored there";
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 TEST(TileLayout, EveryColumnIsOneWavefront) {
+  const auto loss = tile_loss();
+  ASSERT_FALSE(loss.has_value()) << *loss;
   kit::Trace columns; // lane l reads row l of column c
   for (int c = 0; c < kTileDim; ++c) {
     const kit::WarpAccess a = kit::warp_access(lesson08::TileLayout{}, [&](int lane) {
@@ -37,6 +82,9 @@ TEST(TileLayout, EveryColumnIsOneWavefront) {
 }
 
 TEST(TileLayout, ScoreRowsAtItsIdeal) {
+  for (const auto& loss : {tile_loss(), pair_store_loss()}) {
+    ASSERT_FALSE(loss.has_value()) << *loss;
+  }
   for (auto [rows, cols] : {std::pair{1000, 777}, std::pair{kTileDim, kTileDim}}) {
     const kit::Trace trace = lesson08::testing::Traces::exercise(rows, cols);
     ASSERT_TRUE(kit::at_ideal(trace)) << rows << " x " << cols << ": score_rows\n"
@@ -45,6 +93,9 @@ TEST(TileLayout, ScoreRowsAtItsIdeal) {
 }
 
 TEST(TileLayout, FewerWavefrontsThanTheBestPadding) {
+  for (const auto& loss : {tile_loss(), pair_store_loss()}) {
+    ASSERT_FALSE(loss.has_value()) << *loss;
+  }
   const double ratio = lesson08::testing::Traces::model_ratio(kTileDim, kTileDim);
   EXPECT_LT(ratio, 1.0) << "the model says score_rows spends " << ratio
                         << "x the wavefronts of its twin (rows 34 floats apart, whose column "

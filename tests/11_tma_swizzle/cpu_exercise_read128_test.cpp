@@ -1,5 +1,7 @@
 // Part 2 on the CPU: your Read128Layout finds every element where the TMA's 128B mode puts
-// it, and reading chunk k of every row through it costs the ideal of a 16-byte request.
+// it, and reading chunk k of every row through it costs the ideal of a 16-byte request, with a
+// layout that reads every element of the box from a float of its own (one that does not scores
+// nothing, however cheap).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -54,6 +56,11 @@ TEST(Read128Layout, FindsEveryElementWhereTheTmaPutIt) {
 }
 
 TEST(Read128Layout, ChunkReadsCostTheIdeal) {
+  constexpr int kBoxFloats = kBoxRows * kBox128Cols;
+  const auto clash = kit::first_collision(lesson11::Read128Layout{}, kBoxFloats);
+  ASSERT_FALSE(clash) << "Read128Layout: " << kit::describe(*clash, kBoxFloats, "the box")
+                      << ": copy_tiles and score_tiles would read wrong data (every element "
+                         "of the box needs a float of its own)";
   kit::Trace reads; // chunk k of every row, 16 bytes a lane
   for (int k = 0; k < kBox128Cols / kChunkFloats; ++k) {
     const kit::WarpAccess a =

@@ -1,7 +1,8 @@
 """Tests of the tests: realistic mistakes, applied inside the reference kernels of lessons 05 and
 06 (solutions/NN_topic/exercise.cu), are each caught by the lessons' CPU kernel tests (the
 kernel run on the CPU: kit/cpu_runtime.hpp), with a message that names the thread or the element;
-and the reference kernels themselves pass.
+and the reference kernels themselves pass. Among them, kernels that lose or duplicate data: the
+CPU kernel tests are exercise tests, so such a kernel costs points on a grader without a GPU.
 
 The build configured here is a small one: a copy of the course with lessons 05 and 06 only, the
 solutions tree only, no GPU test program. Each mistake is written into the copy's exercise.cu,
@@ -57,6 +58,31 @@ MISTAKES: List[Tuple[str, str, List[Tuple[str, str]], str, List[str]]] = [
      [r"shared-memory race \((read after write|write after read)\) on tile element \(\d+, \d+\) .*: "
       r"thread \(\d+, \d+\) of block \(\d+, \d+\) .* at exercise\.cu:\d+, and thread \(\d+, \d+\) of "
       r"block \(\d+, \d+\) .* at exercise\.cu:\d+"]),
+    ("phase 2 writes half of an interior tile (the output loses data)", "05_padded_transpose",
+     [("    for (int k = 0; k < kTileDim; k += kBlockWarps) {\n      write_out(",
+       "    for (int k = 0; k < kTileDim / 2; k += kBlockWarps) {\n      write_out(")],
+     "KernelOnCpu.*",
+     [r"\d+ of \d+ output elements differ; the first is \(\d+, \d+\) in output tile "
+      r"\(\d+, \d+\): 0x[0-9a-f]+, expected 0x[0-9a-f]+ \(never written: still the poison\)"]),
+    ("phase 1 stages every row into tile row 0 (threads overwrite each other)",
+     "05_padded_transpose",
+     [("tile(e.row, e.col) = in[", "tile(0, e.col) = in[")],
+     "KernelOnCpu.*",
+     [r"shared-memory race \(write after write\) on tile element \(0, \d+\) .*: thread "
+      r"\(\d+, \d+\) of block \(\d+, \d+\) .* writes it at exercise\.cu:\d+, and thread "
+      r"\(\d+, \d+\) of block \(\d+, \d+\) .* wrote it at exercise\.cu:\d+"]),
+    ("lesson 06's phase 2 one pair step short (the output loses data)", "06_half_types",
+     [("for (int k = 0; k < kPairSteps; ++k) {", "for (int k = 0; k < kPairSteps - 1; ++k) {")],
+     "KernelOnCpu.*",
+     [r"\d+ of \d+ output elements differ; the first is \(\d+, \d+\) in output tile "
+      r"\(\d+, \d+\): 0x[0-9a-f]+, expected 0x[0-9a-f]+ \(never written: still the poison\)"]),
+    ("lesson 06's phase 1 stores both column pairs into one tile row", "06_half_types",
+     [("tile.as<__half2>(2 * j + 1, 2 * i) = __highs2half2(top, bottom);",
+       "tile.as<__half2>(2 * j, 2 * i) = __highs2half2(top, bottom);")],
+     "KernelOnCpu.*",
+     [r"uninitialised shared read: thread \(\d+, \d+\) of block \(\d+, \d+\) .* reads tile "
+      r"element \(\d+, \d+\) of .* at exercise\.cu:\d+, which no thread of the block has "
+      r"written before it"]),
     ("lesson 06's phase 2 with adjacent rows in the two half-warps (2-way)", "06_half_types",
      [("const int c = out_row(w, k, lane);",
        "const int c = 2 * (w + kBlockRows * k) + lane / kHalfWarp;")],

@@ -106,6 +106,7 @@ class StudentRepo(ToolTest):
         self.assertEqual(sorted(out.rglob(answers.ANSWERS_FILE)), [])
         self.assertFalse((out / "tools" / "course" / "tests" / "test_check_answers.py").exists())
         self.assertFalse((out / "tools" / "course" / "tests" / "test_cpu_kernel_mistakes.py").exists())
+        self.assertFalse((out / "tools" / "course" / "tests" / "test_layout_mistakes.py").exists())
         for lesson in lessons:
             for name in answers.answer_files(ROOT, lesson):
                 if name != answers.ANSWERS_FILE:
