@@ -13,8 +13,9 @@ From the folder that holds both checkouts:
   4. build every lesson on its own, each within --build-timeout: one that does not compile (or
      compiles for ever) scores 0, the others count; with a GPU, the machine check's program
      (built from the kit alone) says whether counters can be read;
-  5. every student test of the graded lessons, each in a sandbox of its own, judged from
-     GoogleTest's own report (grade_tests.py): course/build/grade/junit.xml;
+  5. every student test of the graded lessons, each in a sandbox of its own that shows it only
+     what it reads, judged from GoogleTest's own report (grade_tests.py):
+     course/build/grade/junit.xml;
   6. the grade report: course/build/grade/grade.md and score.json, with what the run can be
      trusted for (sandbox, policy, evidence, machine).
 --build-only stops after step 4 (GitHub Classroom then runs `grade.py lesson NN` per lesson).
@@ -84,9 +85,10 @@ def check_machine(build_dir: Path, box, has_gpu: bool, gpu_why: str) -> dict:
         for sub in ("home", "tmp"):
             (scratch / sub).mkdir()
         env = box.environment(scratch, {})
-        argv = box.command([str(program)], scratch, env, scratch)
+        argv, shown = box.files([str(program)], env, scratch)
+        argv = box.command(argv, scratch, env, scratch, shown, gpu=True)
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=120,
-                              env=None if box.isolated else env)
+                              env=env)  # bubblewrap's own too (see grade_tests.Runner.run)
     try:
         return json.loads(proc.stdout)
     except ValueError:
@@ -146,7 +148,7 @@ def grade(args) -> int:
     write_text_atomic(build.status_path, build_status_json(status))
 
     tests = grade_tests.planned_tests(build_dir, "student", lessons)
-    box = grade_tests.grading_sandbox(build_dir, tests, args.not_isolated, hidden)
+    box = grade_tests.grading_sandbox(args.not_isolated, hidden)
     facts = check_machine(build_dir, box, gpu_name is not None, gpu_why)
     write_text_atomic(records / "machine.json", json.dumps(facts, indent=1) + "\n")
     say(f"machine: {facts.get('description')}; counters: "
@@ -156,7 +158,8 @@ def grade(args) -> int:
 
     say(f"the tests ({len(tests)}), each in a sandbox: {box.describe()}")
     verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
-                                     args.jobs, say=lambda line: print(line, flush=True))
+                                     args.jobs, say=lambda line: print(line, flush=True),
+                                     build=build)
     grade_tests.write_outputs(verdicts, box, grade_tests.Machine.read(records / "machine.json"),
                               build_dir / "junit.xml", records / "evidence.json")
     passed = sum(v.status == grade_tests.PASSED for v in verdicts)

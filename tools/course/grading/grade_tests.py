@@ -19,8 +19,8 @@ the reason. Whether a GPU test can be graded on this machine comes from the grad
 of the machine (`--machine`, machine_check.json), never from what a test printed.
 
 Writes --junit (ctest's JUnit format, which grade.py reads) and --record (the evidence: the
-sandbox, the machine, every test's exit status and what its report said, and the JUnit file's
-hash).
+sandbox and what it showed each test, the machine, every test's exit status and what its report
+said, and the JUnit file's hash).
 Exit status: 0 when every test ran (whatever their verdicts), 2 for bad usage.
 """
 
@@ -46,7 +46,7 @@ from typing import Dict, List, Optional
 from xml.sax.saxutils import escape, quoteattr
 
 from course.model.cli import Parser, jobs_option, run_main, split_list, write_text_atomic
-from course.model.course_model import CourseError, parse_lesson_number, split_test_name
+from course.model.course_model import Build, CourseError, parse_lesson_number, split_test_name
 from course.model.ctest_results import ResultError, list_tests
 from course.grading.sandbox import Sandbox
 
@@ -121,6 +121,7 @@ class Verdict:
     report: str = ""  # what GoogleTest's report said, in a few words
     output: str = ""
     labels: List[str] = field(default_factory=list)
+    shown: List[str] = field(default_factory=list)  # what its sandbox bound besides the machine's
 
 
 # ------------------------------------------------------------------------------------------
@@ -177,10 +178,12 @@ class Machine:
 
 
 class Runner:
-    def __init__(self, sandbox: Sandbox, scratch_root: Path, machine: Machine):
+    def __init__(self, sandbox: Sandbox, scratch_root: Path, machine: Machine,
+                 build: Optional[Build] = None):
         self.sandbox = sandbox
         self.scratch_root = scratch_root
         self.machine = machine
+        self.build = build
         self._count = 0
         self._lock = threading.Lock()
 
@@ -211,13 +214,18 @@ class Runner:
         env = self.sandbox.environment(scratch, dict(test.environment))
         env["GTEST_OUTPUT"] = f"xml:{report}"
         cwd = Path(test.cwd) if Path(test.cwd).is_dir() else scratch
-        argv = self.sandbox.command(test.command, scratch, env, cwd)
+        # Its programs, their libraries and what the build says it reads: nothing else.
+        reads = self.build.test_reads(test.name) if self.build is not None else []
+        argv, shown = self.sandbox.files(test.command, env, cwd, reads)
+        argv = self.sandbox.command(argv, scratch, env, cwd, shown, gpu=test.gpu)
         start = time.monotonic()
-        code, output, timed_out = _run(argv, env if not self.sandbox.isolated else None,
-                                       test.timeout, cwd)
+        # bubblewrap itself runs with the test's environment too: its first process, which
+        # the test sees (/proc/1/environ), keeps the environment it was started with.
+        code, output, timed_out = _run(argv, env, test.timeout, cwd)
         seconds = time.monotonic() - start
         v = Verdict(test.name, FAILED, exit_code=code, seconds=round(seconds, 3),
-                    output=output, labels=test.labels)
+                    output=output, labels=test.labels,
+                    shown=self.sandbox.places(shown, test.gpu) if self.sandbox.isolated else [])
         # Every process the test started has ended (its PID namespace is gone): read the report.
         parsed = read_report(report)
         v.report = parsed.summary
@@ -237,7 +245,7 @@ class Runner:
         return v
 
 
-def _run(argv: List[str], env: Optional[Dict[str, str]], timeout: float, cwd: Path):
+def _run(argv: List[str], env: Dict[str, str], timeout: float, cwd: Path):
     """(exit status, the end of its output, timed out). The process group is killed on timeout."""
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -374,14 +382,15 @@ def judge_sanitizer(test: Planned, v: Verdict, rep: Report, code: Optional[int],
 # ------------------------------------------------------------------------------------------
 
 def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: int,
-              say=print) -> List[Verdict]:
+              say=print, build: Optional[Build] = None) -> List[Verdict]:
     """Runs the tests as ctest would with the build's resource spec: the CPU tests `jobs` at a
     time throughout; the GPU tests that share the GPU (correctness, sanitizer runs: one slot
     each) as many at a time as the GPU has slots (what a test that needs it alone asks for);
     then those that need the GPU alone (timing, counters: they hold the `gpu` lock), one at a
-    time, in order, once no shared GPU test runs."""
+    time, in order, once no shared GPU test runs. `build`: the build folder, whose list of
+    what tests read the sandbox shows them."""
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
-    runner = Runner(sandbox, scratch_root, machine)
+    runner = Runner(sandbox, scratch_root, machine, build)
     results: Dict[str, Verdict] = {}
     done = [0]
     lock = threading.Lock()
@@ -455,7 +464,7 @@ def write_outputs(verdicts: List[Verdict], sandbox: Sandbox, machine: Machine, j
     write_text_atomic(junit_path, text)
     data = {"version": 1, "junit": str(junit_path),
             "junit_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-            "sandbox": {"isolated": sandbox.isolated, "what": sandbox.describe()},
+            "sandbox": sandbox.record(),
             "machine": asdict(machine),
             "tests": [{k: v for k, v in asdict(x).items() if k != "output"} for x in verdicts]}
     write_text_atomic(record_path, json.dumps(data, indent=1) + "\n")
@@ -480,9 +489,9 @@ def main(argv: List[str]) -> int:
         tests = planned_tests(args.build_dir, args.tree, lessons)
         if not tests:
             raise CourseError(f"{args.build_dir} has no {args.tree} tests to run")
-        box = grading_sandbox(args.build_dir, tests, args.not_isolated)
+        box = grading_sandbox(args.not_isolated)
         machine = Machine.read(args.machine)
-        verdicts = run_tests(tests, box, machine, args.jobs)
+        verdicts = run_tests(tests, box, machine, args.jobs, build=Build(args.build_dir))
         write_outputs(verdicts, box, machine, args.junit, args.record)
         passed = sum(v.status == PASSED for v in verdicts)
         print(f"{passed} of {len(verdicts)} tests passed ({box.describe()})")
@@ -491,19 +500,11 @@ def main(argv: List[str]) -> int:
     return run_main(PROG, go, error_status=2)
 
 
-def grading_sandbox(build_dir: Path, tests: List[Planned], allow_none: bool,
-                    hidden: Optional[Path] = None) -> Sandbox:
-    """The sandbox for the tests of a build folder: its source and build folders readable,
-    the hidden tests invisible. Raises CourseError where none can be made, unless allow_none."""
-    from course.model.course_model import Build
-    build = Build(build_dir)
-    # The programs and scripts the tests start (and, for a script, its folder's modules).
-    programs = sorted({Path(a) if i == 0 else Path(a).parent for t in tests
-                       for i, a in enumerate(t.command) if os.path.isabs(a) and os.path.isfile(a)})
-    box = Sandbox.probe(readable=[build.source_dir.resolve(), build_dir.resolve()],
-                        hidden=[hidden] if hidden else [])
+def grading_sandbox(allow_none: bool, hidden: Optional[Path] = None) -> Sandbox:
+    """The sandbox the tests run in (each is shown its own files: Runner.run), the hidden
+    tests never shown. Raises CourseError where none can be made, unless allow_none."""
+    box = Sandbox.probe(hidden=[hidden] if hidden else [])
     if box.isolated:
-        box.programs = programs
         return box
     if not allow_none:
         raise CourseError(f"no sandbox: {box.reason} (give --not-isolated to grade anyway; the "

@@ -1,12 +1,14 @@
-"""grade_tests.py and sandbox.py: every graded test runs in a sandbox of its own and is judged
-from its GoogleTest report, never from its exit status or what it printed. The test programs
-here are stand-ins (fixtures/fake_gtest.py) that behave as a cheating program would: end early
-with status 0, turn a failure's status into 0, skip through a global environment, run another
-test, rewrite the grader's files, leave a process behind."""
+"""grade_tests.py and sandbox.py: every graded test runs in a sandbox of its own that shows it
+only what it reads, and is judged from its GoogleTest report, never from its exit status or
+what it printed. The test programs here are stand-ins (fixtures/fake_gtest.py) that behave as a
+cheating program would: end early with status 0, turn a failure's status into 0, skip through a
+global environment, run another test, rewrite the grader's files, leave a process behind, read
+what lies outside its sandbox."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -135,6 +137,76 @@ class Evidence(Runner):
         machine.write_text(json.dumps({"gpu": True, "counters": True}))
         got = self.grade("--machine", machine)
         self.assertEqual(got["G.Skip"]["status"], "skipped")  # a GPU here: the test's own skip
+
+
+@unittest.skipUnless(BOX.isolated, f"no sandbox here: {BOX.reason}")
+class Binds(Runner):
+    """A test sees the system's runtime, its programs and what the build says it reads: no other
+    checkout, no home folder, nothing else of the course or its build."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        exercise = self.source / "lessons" / "01_no_conflict" / "exercise.hpp"
+        info = json.loads((self.build / "course" / "build.json").read_text())
+        info["test_reads"] = {"student/lesson01/": [str(exercise)],
+                              "student/lesson02/": [str(self.source / "lessons")]}
+        (self.build / "course" / "build.json").write_text(json.dumps(info))
+        self.secrets = {
+            "other checkout": self.tmp / "other-checkout" / "lessons" / "01_no_conflict" / "exercise.hpp",
+            "home": self.home / "notes.txt",
+            "policy cache": self.build / "course" / "policy-lesson01.json",
+            "solutions in the course": self.source / "solutions" / "01_no_conflict" / "exercise.hpp",
+            "solutions beside it": self.tmp / "solutions" / "01_no_conflict" / "exercise.hpp",
+            "a hidden test's program": self.build / "tests" / "student" / "lesson01_student_hidden_cpu",
+            "the points table": self.target,
+        }
+        for path in self.secrets.values():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"{self.marker}-secret\n")
+        self.seen = [exercise, FAKE, Path(sys.executable)]
+
+    def probe(self, seen, unseen):
+        # The grader's own environment is not the test's, not even in the sandbox's first process.
+        self.env["COURSE_TEST_GRADER_ONLY"] = "the grader's"
+        self.register({"S.Probe": "probe"}, extra={"S.Probe": [{"name": "ENVIRONMENT", "value": [
+            "FAKE_GTEST_MODE=probe", "FAKE_GTEST_SEEN=" + os.pathsep.join(map(str, seen)),
+            "FAKE_GTEST_UNSEEN=" + os.pathsep.join(map(str, unseen)),
+            "FAKE_GTEST_HIDDEN_VARIABLE=COURSE_TEST_GRADER_ONLY"]}]})
+        return self.grade()["S.Probe"]
+
+    def test_a_test_reads_what_it_needs_and_nothing_else(self):
+        # The folders that hold what is shown are there, empty but for it; a file is not.
+        machine = [p for p in ("/etc/hostname", "/etc/hosts", "/etc/shadow", "/etc/os-release",
+                               str(Path.home() / ".bashrc")) if os.path.isfile(p)]
+        got = self.probe(self.seen, list(self.secrets.values()) + machine + [
+            self.source / "lessons" / "01_no_conflict" / "README.md", self.build / "course",
+            self.source / "tests", "/run", "/home"])
+        self.assertEqual(got["status"], "passed", got["detail"])
+        self.assertIn(str(self.seen[0]), got["shown"])
+        self.assertNotIn(str(self.source), got["shown"])
+        junit = (self.tmp / "junit.xml").read_text() + (self.tmp / "evidence.json").read_text()
+        self.assertNotIn(f"{self.marker}-secret", junit)
+
+    def test_the_probe_fails_where_it_reads_what_it_must_not(self):
+        got = self.probe([self.secrets["home"]], [self.seen[0]])
+        self.assertEqual(got["status"], "failed")
+        self.assertIn(f"cannot read {self.secrets['home']}", got["detail"])
+        self.assertIn(f"can read {self.seen[0]}", got["detail"])
+
+    def test_what_a_link_out_of_a_shown_folder_reaches_is_shown_too(self):
+        folder = self.source / "lessons" / "01_no_conflict"
+        link = folder / "exercise.hpp"
+        target = self.tmp / "elsewhere" / "exercise.hpp"
+        target.parent.mkdir()
+        target.write_text("// the student's file, reached through a link\n")
+        link.unlink()
+        link.symlink_to(target)
+        info = json.loads((self.build / "course" / "build.json").read_text())
+        info["test_reads"]["student/lesson01/"] = [str(folder), str(link)]
+        (self.build / "course" / "build.json").write_text(json.dumps(info))
+        got = self.probe([link, folder / "README.md"], [self.secrets["other checkout"]])
+        self.assertEqual(got["status"], "passed", got["detail"])
+        self.assertIn(str(target), got["shown"])
 
 
 class NoSandbox(Runner):
