@@ -15,7 +15,9 @@ From the folder that holds both checkouts:
      (built from the kit alone) says whether counters can be read;
   5. every student test of the graded lessons, each in a sandbox of its own that shows it only
      what it reads, judged from GoogleTest's own report (grade_tests.py):
-     course/build/grade/junit.xml;
+     course/build/grade/junit.xml, which keeps of what the tests printed only the kit's
+     measurement lines and each failing test's first failed assertion (--keep-failing-output:
+     also the end of a failing test's output);
   6. the grade report: course/build/grade/grade.md and score.json, with what the run can be
      trusted for (sandbox, policy, evidence, machine).
 --build-only stops after step 4 (GitHub Classroom then runs `grade.py lesson NN` per lesson).
@@ -159,9 +161,10 @@ def grade(args) -> int:
     say(f"the tests ({len(tests)}), each in a sandbox: {box.describe()}")
     verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
                                      args.jobs, say=lambda line: print(line, flush=True),
-                                     build=build)
+                                     build=build, keep_failing=args.keep_failing_output)
     grade_tests.write_outputs(verdicts, box, grade_tests.Machine.read(records / "machine.json"),
-                              build_dir / "junit.xml", records / "evidence.json")
+                              build_dir / "junit.xml", records / "evidence.json",
+                              args.keep_failing_output)
     passed = sum(v.status == grade_tests.PASSED for v in verdicts)
     print(f"   {passed} of {len(verdicts)} tests passed")
 
@@ -194,6 +197,7 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--not-isolated", action="store_true",
                     help="where no sandbox can be made, run the tests without one (the report "
                          "says so)")
+    grade_tests.keep_output_option(ap)
     args = ap.parse_args(argv)
     return run_main("grade_run.sh", lambda: grade(args), error_status=2)
 

@@ -20,7 +20,11 @@ of the machine (`--machine`, machine_check.json), never from what a test printed
 
 Writes --junit (ctest's JUnit format, which grade.py reads) and --record (the evidence: the
 sandbox and what it showed each test, the machine, every test's exit status and what its report
-said, and the JUnit file's hash).
+said, and the JUnit file's hash). What a test printed is the student's to write, and the reports
+are kept where a student may download them: the JUnit report keeps of it only the kit's
+measurement lines and, of a failing test, the line of its first failed assertion, each cut to a
+bounded length; with --keep-failing-output, also the end of a failing test's output, cut at a
+bounded size, with a line that says so. A passing test's other output is never kept.
 Exit status: 0 when every test ran (whatever their verdicts), 2 for bad usage.
 """
 
@@ -47,7 +51,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from course.model.cli import Parser, jobs_option, run_main, split_list, write_text_atomic
 from course.model.course_model import Build, CourseError, parse_lesson_number, split_test_name
-from course.model.ctest_results import ResultError, list_tests
+from course.model.ctest_results import (MEASUREMENT_PREFIXES, ResultError, failure_location,
+                                        list_tests)
 from course.grading.sandbox import Sandbox
 
 PROG = "grade_tests"
@@ -58,9 +63,18 @@ SKIPPED = "skipped"
 NOT_GRADABLE = "not gradable here"
 NOT_BUILT = "did not build"
 
-#: The most of a test's output the record keeps, and of a report the grader reads.
+#: The end of a test's output that the grader reads (a skip's reason, a sanitizer run's last
+#: line), and the most of a report it reads.
 OUTPUT_BYTES = 64 * 1024
 REPORT_BYTES = 8 * 1024 * 1024
+#: What the JUnit report keeps of a test's output: the kit's measurement lines (the first
+#: MEASURED_LINES) and a failing test's first failed assertion, each cut to LINE_CHARS; with
+#: --keep-failing-output, also the last KEPT_BYTES of a failing test's output.
+MEASURED_LINES = 32
+LINE_CHARS = 300
+KEPT_BYTES = 4 * 1024
+#: The most of a verdict's detail (it may quote the report a test wrote) that is kept.
+DETAIL_CHARS = 300
 #: GoogleTest's timestamp of a test that never started (a global environment skipped it:
 #: GoogleTest 1.12 still writes it as run and completed, google/googletest#4653).
 NEVER_STARTED = "1970-01-01T00:00:00"
@@ -119,7 +133,7 @@ class Verdict:
     exit_code: Optional[int] = None
     seconds: float = 0.0
     report: str = ""  # what GoogleTest's report said, in a few words
-    output: str = ""
+    output: str = ""  # what the JUnit report keeps of what it printed
     labels: List[str] = field(default_factory=list)
     shown: List[str] = field(default_factory=list)  # what its sandbox bound besides the machine's
 
@@ -179,11 +193,12 @@ class Machine:
 
 class Runner:
     def __init__(self, sandbox: Sandbox, scratch_root: Path, machine: Machine,
-                 build: Optional[Build] = None):
+                 build: Optional[Build] = None, keep_failing: bool = False):
         self.sandbox = sandbox
         self.scratch_root = scratch_root
         self.machine = machine
         self.build = build
+        self.keep_failing = keep_failing
         self._count = 0
         self._lock = threading.Lock()
 
@@ -221,10 +236,11 @@ class Runner:
         start = time.monotonic()
         # bubblewrap itself runs with the test's environment too: its first process, which
         # the test sees (/proc/1/environ), keeps the environment it was started with.
-        code, output, timed_out = _run(argv, env, test.timeout, cwd)
+        code, printed, timed_out = _run(argv, env, test.timeout, cwd)
         seconds = time.monotonic() - start
+        output = printed.text
         v = Verdict(test.name, FAILED, exit_code=code, seconds=round(seconds, 3),
-                    output=output, labels=test.labels,
+                    labels=test.labels,
                     shown=self.sandbox.places(shown, test.gpu) if self.sandbox.isolated else [])
         # Every process the test started has ended (its PID namespace is gone): read the report.
         parsed = read_report(report)
@@ -241,30 +257,131 @@ class Runner:
                 "counter" in v.detail.lower():
             v.status = NOT_GRADABLE
             v.detail = f"counters refused on this machine: {self.machine.counters_reason}"
+        v.detail = _cut(v.detail, DETAIL_CHARS)
+        v.output = kept_output(v, printed, self.keep_failing)
         shutil.rmtree(scratch, ignore_errors=True)
         return v
 
 
+class Printed:
+    """What the grader keeps of a test's output while it runs, never the whole of it (a test
+    may print without end): its last OUTPUT_BYTES, the kit's measurement lines (the first
+    MEASURED_LINES), the line of its first failed assertion, and how much it printed."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.measured: List[str] = []
+        self.measured_more = 0
+        self.failure = ""
+        self._tail = bytearray()
+        self._line = bytearray()
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def feed(self, data: bytes) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self.total += len(data)
+            self._tail += data
+            del self._tail[:-OUTPUT_BYTES]
+            *lines, rest = (bytes(self._line) + data).split(b"\n")
+            self._line = bytearray(rest[:4 * LINE_CHARS])  # a line without end is cut
+            for line in lines:
+                self._scan(line[:4 * LINE_CHARS].decode("utf-8", "replace").rstrip("\r"))
+
+    def _scan(self, line: str) -> None:
+        if line.startswith(MEASUREMENT_PREFIXES):
+            if len(self.measured) < MEASURED_LINES:
+                self.measured.append(_cut(line, LINE_CHARS))
+            else:
+                self.measured_more += 1
+        elif not self.failure and failure_location(line):
+            self.failure = _cut(line, LINE_CHARS)
+
+    def close(self) -> None:
+        """Nothing more is read (a process outside a sandbox may hold its output open)."""
+        with self._lock:
+            if self._line:
+                self._scan(self._line.decode("utf-8", "replace"))
+                self._line = bytearray()
+            self._closed = True
+
+    @property
+    def text(self) -> str:
+        """The end of the output, for the grader's own reading."""
+        with self._lock:
+            return self._tail.decode("utf-8", "replace")
+
+    def tail(self, size: int) -> str:
+        """Its last `size` bytes, from the start of a line."""
+        with self._lock:
+            data = bytes(self._tail[-size:])
+        if len(data) == size and b"\n" in data:
+            data = data[data.index(b"\n") + 1:]
+        return data.decode("utf-8", "replace")
+
+
+def _cut(text: str, size: int) -> str:
+    return text if len(text) <= size else text[:size] + " [cut]"
+
+
+def kept_output(v: Verdict, printed: Printed, keep_failing: bool) -> str:
+    """What the JUnit report keeps of what a passed or failed test printed (see the top)."""
+    lines = list(printed.measured)
+    if printed.measured_more:
+        lines.append(f"[grader] {printed.measured_more} more measurement lines are not kept")
+    if v.status != FAILED:
+        return "\n".join(lines) + "\n" if lines else ""
+    if printed.failure:
+        lines.append(printed.failure)
+    if keep_failing and printed.total:
+        end = printed.tail(KEPT_BYTES)
+        cut = printed.total - len(end.encode("utf-8", "replace"))
+        lines.append(f"[grader] the end of what it printed ({printed.total} bytes"
+                     + (f"; the {cut} before it are not kept" if cut > 0 else "") + "), but "
+                     + "its measurement lines (above):")
+        lines += [line for line in end.rstrip("\n").split("\n")
+                  if not line.startswith(MEASUREMENT_PREFIXES)]
+    elif printed.total:
+        lines.append(f"[grader] the rest of what it printed ({printed.total} bytes) is not "
+                     f"kept (grade with --keep-failing-output to keep its end)")
+    return "\n".join(lines) + "\n"
+
+
 def _run(argv: List[str], env: Dict[str, str], timeout: float, cwd: Path):
-    """(exit status, the end of its output, timed out). The process group is killed on timeout."""
+    """(exit status, what it printed (Printed), timed out). The process group is killed on
+    timeout."""
+    printed = Printed()
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, env=env, cwd=str(cwd),
                                 start_new_session=True)
     except OSError as e:
-        return None, f"cannot start {argv[0]}: {e}", False
+        printed.feed(f"cannot start {argv[0]}: {e}\n".encode())
+        return None, printed, False
+
+    def read() -> None:
+        for chunk in iter(lambda: proc.stdout.read1(65536), b""):
+            printed.feed(chunk)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
     timed_out = False
     try:
-        out, _ = proc.communicate(timeout=timeout)
+        proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except OSError:
             pass
-        out, _ = proc.communicate()
-    text = out[-OUTPUT_BYTES:].decode("utf-8", "replace") if out else ""
-    return proc.returncode, text, timed_out
+        proc.wait()
+    # In a sandbox, the output ends with the sandbox's last process; outside one, a process
+    # the test left behind may keep it open: it is not waited for long.
+    reader.join(timeout=10)
+    printed.close()
+    return proc.returncode, printed, timed_out
 
 
 @dataclass
@@ -382,15 +499,16 @@ def judge_sanitizer(test: Planned, v: Verdict, rep: Report, code: Optional[int],
 # ------------------------------------------------------------------------------------------
 
 def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: int,
-              say=print, build: Optional[Build] = None) -> List[Verdict]:
+              say=print, build: Optional[Build] = None,
+              keep_failing: bool = False) -> List[Verdict]:
     """Runs the tests as ctest would with the build's resource spec: the CPU tests `jobs` at a
     time throughout; the GPU tests that share the GPU (correctness, sanitizer runs: one slot
     each) as many at a time as the GPU has slots (what a test that needs it alone asks for);
     then those that need the GPU alone (timing, counters: they hold the `gpu` lock), one at a
     time, in order, once no shared GPU test runs. `build`: the build folder, whose list of
-    what tests read the sandbox shows them."""
+    what tests read the sandbox shows them; keep_failing: --keep-failing-output."""
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
-    runner = Runner(sandbox, scratch_root, machine, build)
+    runner = Runner(sandbox, scratch_root, machine, build, keep_failing)
     results: Dict[str, Verdict] = {}
     done = [0]
     lock = threading.Lock()
@@ -456,8 +574,17 @@ def _printable(text: str) -> str:
     return re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", "?", text)
 
 
+def output_kept(keep_failing: bool) -> str:
+    """What the JUnit report keeps of the tests' output, in words (the evidence says it)."""
+    words = (f"the kit's measurement lines (at most {MEASURED_LINES} a test) and a failing "
+             f"test's first failed assertion")
+    if keep_failing:
+        return words + f", and the last {KEPT_BYTES} bytes of a failing test's output"
+    return words + "; nothing else a test printed"
+
+
 def write_outputs(verdicts: List[Verdict], sandbox: Sandbox, machine: Machine, junit_path: Path,
-                  record_path: Path) -> None:
+                  record_path: Path, keep_failing: bool = False) -> None:
     """The JUnit report and the evidence record, which names the report by its hash (so a
     JUnit file written later, by ctest for instance, is not mistaken for the grader's)."""
     text = junit(verdicts)
@@ -465,6 +592,7 @@ def write_outputs(verdicts: List[Verdict], sandbox: Sandbox, machine: Machine, j
     data = {"version": 1, "junit": str(junit_path),
             "junit_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
             "sandbox": sandbox.record(),
+            "output": output_kept(keep_failing),
             "machine": asdict(machine),
             "tests": [{k: v for k, v in asdict(x).items() if k != "output"} for x in verdicts]}
     write_text_atomic(record_path, json.dumps(data, indent=1) + "\n")
@@ -481,6 +609,7 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--machine", type=Path, help="machine_check.py's result")
     ap.add_argument("--not-isolated", action="store_true",
                     help="run without a sandbox where none can be made (the report says so)")
+    keep_output_option(ap)
     jobs_option(ap)
     args = ap.parse_args(argv)
 
@@ -491,13 +620,22 @@ def main(argv: List[str]) -> int:
             raise CourseError(f"{args.build_dir} has no {args.tree} tests to run")
         box = grading_sandbox(args.not_isolated)
         machine = Machine.read(args.machine)
-        verdicts = run_tests(tests, box, machine, args.jobs, build=Build(args.build_dir))
-        write_outputs(verdicts, box, machine, args.junit, args.record)
+        verdicts = run_tests(tests, box, machine, args.jobs, build=Build(args.build_dir),
+                             keep_failing=args.keep_failing_output)
+        write_outputs(verdicts, box, machine, args.junit, args.record, args.keep_failing_output)
         passed = sum(v.status == PASSED for v in verdicts)
         print(f"{passed} of {len(verdicts)} tests passed ({box.describe()})")
         return 0
 
     return run_main(PROG, go, error_status=2)
+
+
+def keep_output_option(parser) -> None:
+    """--keep-failing-output: the JUnit report keeps the end of a failing test's output."""
+    parser.add_argument("--keep-failing-output", action="store_true",
+                        help=f"keep the last {KEPT_BYTES} bytes of a failing test's output in the "
+                             f"JUnit report (default: only its measurement lines and first failed "
+                             f"assertion; the report may be where the student can read it)")
 
 
 def grading_sandbox(allow_none: bool, hidden: Optional[Path] = None) -> Sandbox:

@@ -1,9 +1,10 @@
 """grade_tests.py and sandbox.py: every graded test runs in a sandbox of its own that shows it
 only what it reads, and is judged from its GoogleTest report, never from its exit status or
-what it printed. The test programs here are stand-ins (fixtures/fake_gtest.py) that behave as a
+what it printed; the report keeps of what it printed only its measurements and its first failed
+assertion. The test programs here are stand-ins (fixtures/fake_gtest.py) that behave as a
 cheating program would: end early with status 0, turn a failure's status into 0, skip through a
 global environment, run another test, rewrite the grader's files, leave a process behind, read
-what lies outside its sandbox."""
+what lies outside its sandbox, print into the report."""
 
 from __future__ import annotations
 
@@ -207,6 +208,59 @@ class Binds(Runner):
         got = self.probe([link, folder / "README.md"], [self.secrets["other checkout"]])
         self.assertEqual(got["status"], "passed", got["detail"])
         self.assertIn(str(target), got["shown"])
+
+
+@unittest.skipUnless(BOX.isolated, f"no sandbox here: {BOX.reason}")
+class Output(Runner):
+    """What a test prints is the student's: the report keeps the kit's measurement lines and a
+    failing test's first failed assertion, and no more unless the grader is told to."""
+
+    secret = f"printed-{uuid.uuid4().hex}"
+
+    def print_and(self, modes: Dict[str, str], *args: str) -> str:
+        self.register(modes, extra={name: [{"name": "ENVIRONMENT", "value": [
+            f"FAKE_GTEST_MODE={mode}", f"FAKE_GTEST_SECRET={self.secret}"]}]
+            for name, mode in modes.items()})
+        self.got = self.grade(*args)
+        return (self.tmp / "junit.xml").read_text()
+
+    def test_a_passing_test_keeps_only_its_measurements(self):
+        junit = self.print_and({"S.Chatty": "chatty"})
+        self.assertEqual(self.got["S.Chatty"]["status"], "passed")
+        self.assertIn("[kit-counters] the reversal: load 1.00 wavefronts/request", junit)
+        self.assertNotIn(self.secret, junit)
+        self.assertIn("nothing else a test printed", self.record["output"])
+        junit = self.print_and({"S.Chatty": "chatty"}, "--keep-failing-output")
+        self.assertNotIn(self.secret, junit)
+
+    def test_a_failing_test_keeps_its_assertion_and_its_end_only_when_asked(self):
+        junit = self.print_and({"S.Fail": "chatty-fail"})
+        self.assertEqual(self.got["S.Fail"]["status"], "failed")
+        self.assertIn("cpu_exercise_x_test.cpp:12: Failure", junit)
+        self.assertIn("[grader] the rest of what it printed", junit)
+        self.assertNotIn(self.secret, junit)
+        # The report reads what it needs from what is kept.
+        points = self.tmp / "points.json"
+        points.write_text('{"lessons": {"lesson01": 10}}')
+        score = self.tmp / "score.json"
+        proc = self.run_tool("course.grading.grade", "--source-dir", self.source, "report",
+                             "--junit", self.tmp / "junit.xml", "--points", points, "--json", score)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        test = json.loads(score.read_text())["tests"]["lesson01/S.Fail"]
+        self.assertEqual(test["detail"], "assertion at cpu_exercise_x_test.cpp:12")
+        self.assertEqual(test["measured"], ["the reversal: load 1.00 wavefronts/request (model 1.00)"])
+        junit = self.print_and({"S.Fail": "chatty-fail"}, "--keep-failing-output")
+        self.assertIn(self.secret, junit)
+        self.assertIn("[grader] the end of what it printed", junit)
+        self.assertIn("last 4096 bytes of a failing test's output", self.record["output"])
+
+    def test_a_flood_is_cut(self):
+        junit = self.print_and({"S.Flood": "flood"}, "--keep-failing-output")
+        self.assertEqual(self.got["S.Flood"]["status"], "failed")
+        self.assertLess(len(junit), 32 * 1024)
+        self.assertNotIn(self.secret, junit)
+        self.assertIn("[grader] 3968 more measurement lines are not kept", junit)
+        self.assertRegex(junit, r"the end of what it printed \(\d+ bytes; the \d+ before it are not kept\)")
 
 
 class NoSandbox(Runner):
