@@ -105,9 +105,13 @@ def device_nodes(dev_dir: Path = Path("/dev"), gpus_dir: Path = Path("/proc/driv
         every.what = f"every GPU's device node ({dev_dir / node}, the node of " \
                      f"CUDA_VISIBLE_DEVICES={visible}, is missing)"
         return every
-    return DeviceNodes(control + [str(dev_dir / node)], chosen.uuid or None,
+    if not chosen.uuid:
+        every.what = f"every GPU's device node (the driver gives no UUID of GPU {chosen.bus} " \
+                     f"to name it to CUDA by)"
+        return every
+    return DeviceNodes(control + [str(dev_dir / node)], chosen.uuid,
                        f"the device node of the GPU CUDA_VISIBLE_DEVICES names "
-                       f"({chosen.uuid or chosen.bus}, {dev_dir / node})")
+                       f"({chosen.uuid}, {dev_dir / node})")
 
 
 def _chosen_gpu(gpus: List[Gpu], visible: Optional[str], order: Optional[str]):

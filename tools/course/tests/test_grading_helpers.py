@@ -242,6 +242,15 @@ class SandboxParts(ToolTest):
         self.assertIn(str(dev / "nvidia3"), found.nodes)
         self.assertEqual(found.visible, "GPU-aaaa-1111")
 
+    def test_a_gpu_without_a_uuid_to_name_it_by_keeps_every_node(self):
+        from course.grading.gpu_parts import device_nodes
+        dev, proc = self.gpus(("0000:18:00.0", 0, ""), ("0000:c1:00.0", 1, ""))
+        found = device_nodes(dev, proc, "1", "PCI_BUS_ID")
+        self.assertEqual(sorted(n for n in found.nodes if n[-1].isdigit()),
+                         [str(dev / "nvidia0"), str(dev / "nvidia1")])
+        self.assertIsNone(found.visible)
+        self.assertIn("no UUID", found.what)
+
     @unittest.skipUnless(shutil.which("bwrap"), "needs bubblewrap")
     def test_a_gpu_test_gets_the_gpu_it_is_given_and_a_cpu_test_none(self):
         from course.grading.sandbox import Sandbox
