@@ -3,6 +3,7 @@
 and judges each from evidence, not from an exit status.
 
   ./course-admin grade-tests --build-dir build/grade [--lessons 01,03] [-j N]
+  ./course-admin grade-tests --build-dir build/grade --show-sandbox [--lessons 01,03]
 
 The tests to run are the ones the grader lists itself from the pinned course (ctest's test
 list of the build folder, taken before any student code runs): every test labelled with the
@@ -211,6 +212,18 @@ class Runner:
             (scratch / sub).mkdir(parents=True)
         return scratch
 
+    def sandboxed(self, test: Planned, scratch: Path, report: Path):
+        """(the command line that runs the test in its sandbox, its environment, its working
+        folder, what its sandbox binds besides what it shows every test or GPU test)."""
+        env = self.sandbox.environment(scratch, dict(test.environment))
+        env["GTEST_OUTPUT"] = f"xml:{report}"
+        cwd = Path(test.cwd) if Path(test.cwd).is_dir() else scratch
+        # Its programs, their libraries and what the build says it reads: nothing else.
+        reads = self.build.test_reads(test.name) if self.build is not None else []
+        argv, shown = self.sandbox.files(test.command, env, cwd, reads)
+        places = self.sandbox.places(shown, test.gpu) if self.sandbox.isolated else []
+        return self.sandbox.command(argv, scratch, env, cwd, shown, gpu=test.gpu), env, cwd, places
+
     def run(self, test: Planned) -> Verdict:
         kind = test.kind
         if kind == "none":
@@ -226,13 +239,7 @@ class Runner:
         report_dir = scratch / f"report-{secrets.token_hex(8)}"
         report_dir.mkdir()
         report = report_dir / "report.xml"
-        env = self.sandbox.environment(scratch, dict(test.environment))
-        env["GTEST_OUTPUT"] = f"xml:{report}"
-        cwd = Path(test.cwd) if Path(test.cwd).is_dir() else scratch
-        # Its programs, their libraries and what the build says it reads: nothing else.
-        reads = self.build.test_reads(test.name) if self.build is not None else []
-        argv, shown = self.sandbox.files(test.command, env, cwd, reads)
-        argv = self.sandbox.command(argv, scratch, env, cwd, shown, gpu=test.gpu)
+        argv, env, cwd, places = self.sandboxed(test, scratch, report)
         start = time.monotonic()
         # bubblewrap itself runs with the test's environment too: its first process, which
         # the test sees (/proc/1/environ), keeps the environment it was started with.
@@ -240,8 +247,7 @@ class Runner:
         seconds = time.monotonic() - start
         output = printed.text
         v = Verdict(test.name, FAILED, exit_code=code, seconds=round(seconds, 3),
-                    labels=test.labels,
-                    shown=self.sandbox.places(shown, test.gpu) if self.sandbox.isolated else [])
+                    labels=test.labels, shown=places)
         # Every process the test started has ended (its PID namespace is gone): read the report.
         parsed = read_report(report)
         v.report = parsed.summary
@@ -574,6 +580,31 @@ def _printable(text: str) -> str:
     return re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", "?", text)
 
 
+def show_sandbox(tests: List[Planned], sandbox: Sandbox, build: Build) -> List[str]:
+    """What the sandbox shows every test, a GPU test besides, and each test's own files and
+    command (--show-sandbox: nothing runs)."""
+    record = sandbox.record()
+    lines = [f"sandbox: {record['what']}"]
+    if not sandbox.isolated:
+        return lines
+    lines += ["every test sees:"] + [f"  {b}" for b in record["shown"]]
+    lines += ["a GPU test also sees:"] + ([f"  {b}" for b in record["shown_to_gpu_tests"]] or
+                                          [f"  nothing more: {sandbox.gpu_what()}"])
+    if record.get("cuda_visible_devices"):
+        lines.append(f"  CUDA_VISIBLE_DEVICES={record['cuda_visible_devices']}")
+    runner = Runner(sandbox, Path(tempfile.gettempdir()) / "course-grade", Machine(True), build)
+    scratch = runner.scratch_root / "t0000"
+    for t in tests:
+        if t.kind not in ("gtest", "sanitizer"):
+            lines.append(f"{t.name}: not run ({'no program' if t.kind == 'none' else t.kind})")
+            continue
+        argv, _, _, places = runner.sandboxed(t, scratch, scratch / "report.xml")
+        command = argv[argv.index("--") + 1:]
+        lines.append(f"{t.name}{' (GPU)' if t.gpu else ''}: {' '.join(command)}")
+        lines += [f"  {p}" for p in places]
+    return lines
+
+
 def output_kept(keep_failing: bool) -> str:
     """What the JUnit report keeps of the tests' output, in words (the evidence says it)."""
     words = (f"the kit's measurement lines (at most {MEASURED_LINES} a test) and a failing "
@@ -603,15 +634,19 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--build-dir", type=Path, required=True)
     ap.add_argument("--lessons", help="only these lessons, e.g. 01,03 (default: all)")
     ap.add_argument("--tree", default="student")
-    ap.add_argument("--junit", type=Path, required=True, help="the JUnit report to write")
-    ap.add_argument("--record", type=Path, required=True,
-                    help="the evidence record to write (JSON)")
+    ap.add_argument("--junit", type=Path, help="the JUnit report to write (required)")
+    ap.add_argument("--record", type=Path, help="the evidence record to write (JSON; required)")
+    ap.add_argument("--show-sandbox", action="store_true",
+                    help="run nothing: print what the sandbox shows every test, a GPU test "
+                         "besides, and each test's own files")
     ap.add_argument("--machine", type=Path, help="machine_check.py's result")
     ap.add_argument("--not-isolated", action="store_true",
                     help="run without a sandbox where none can be made (the report says so)")
     keep_output_option(ap)
     jobs_option(ap)
     args = ap.parse_args(argv)
+    if not args.show_sandbox and (args.junit is None or args.record is None):
+        ap.error("give --junit and --record (or --show-sandbox)")
 
     def go() -> int:
         lessons = [parse_lesson_number(x) for x in split_list(args.lessons)]
@@ -619,6 +654,9 @@ def main(argv: List[str]) -> int:
         if not tests:
             raise CourseError(f"{args.build_dir} has no {args.tree} tests to run")
         box = grading_sandbox(args.not_isolated)
+        if args.show_sandbox:
+            print("\n".join(show_sandbox(tests, box, Build(args.build_dir))))
+            return 0
         machine = Machine.read(args.machine)
         verdicts = run_tests(tests, box, machine, args.jobs, build=Build(args.build_dir),
                              keep_failing=args.keep_failing_output)

@@ -250,6 +250,10 @@ class Sandbox:
         where = f"the CUDA toolkit ({toolkit})" if toolkit else "no CUDA toolkit found"
         return tuple(binds), nodes.visible, f"{nodes.what}, /sys, {where} and the driver's libraries"
 
+    def gpu_what(self) -> str:
+        """What a GPU test is shown of the machine, in words."""
+        return self._gpu()[2]
+
     def machine_binds(self, gpu: bool) -> List[Bind]:
         """What every test is shown of the machine, and a GPU test's besides."""
         binds = system_binds() + [Bind("ro", str(p), f"/etc/{p.name}") for p in self._etc()]
@@ -344,6 +348,7 @@ class Sandbox:
         who = f", as uid {self.uid}" if self.uid is not None else ""
         binds, _, what = self._gpu()
         gpu = f"; a GPU test also {what}" if binds else f"; no GPU device ({what})"
-        return (f"{self.reason}: read-only, only the system's runtime and what each test reads "
-                f"(its programs and their libraries, the files the build lists for it){gpu}; an "
-                f"empty HOME and /tmp, no network, own process namespace{who}")
+        return (f"{self.reason}: each test sees only the system's runtime and its own files, "
+                f"read-only (its programs and their libraries, the files the build lists for "
+                f"it){gpu}; it writes only its scratch folder (HOME, TMPDIR); an empty /tmp, no "
+                f"network, own process namespace{who}")

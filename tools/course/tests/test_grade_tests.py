@@ -188,6 +188,20 @@ class Binds(Runner):
         junit = (self.tmp / "junit.xml").read_text() + (self.tmp / "evidence.json").read_text()
         self.assertNotIn(f"{self.marker}-secret", junit)
 
+    def test_what_a_test_sees_is_shown_without_running_it(self):
+        self.register({"S.Tamper": "tamper"})
+        proc = self.run_tool("course.grading.grade_tests", "--build-dir", self.build,
+                             "--show-sandbox")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("every test sees:\n  /usr\n", proc.stdout)
+        own = proc.stdout.split(f"student/lesson01/S.Tamper: {sys.executable} {FAKE} "
+                                "--gtest_filter=S.Tamper\n")[1].split("\n")
+        self.assertIn(f"  {self.seen[0]}", own)
+        self.assertIn(f"  {FAKE}", own)
+        self.assertEqual(self.target.read_text(), f"{self.marker}-secret\n", "it ran")
+        self.assertOneLineError(self.run_tool("course.grading.grade_tests", "--build-dir",
+                                              self.build), 2, "give --junit and --record")
+
     def test_the_probe_fails_where_it_reads_what_it_must_not(self):
         got = self.probe([self.secrets["home"]], [self.seen[0]])
         self.assertEqual(got["status"], "failed")
