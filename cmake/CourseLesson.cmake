@@ -74,6 +74,18 @@ add_library(course_gtest_pch OBJECT "${_course_pch_source}")
 target_link_libraries(course_gtest_pch PRIVATE GTest::gtest)
 target_precompile_headers(course_gtest_pch PRIVATE <gtest/gtest.h>)
 
+# course_test_reads(<tests> <file>...): the tests whose names start with <tests>
+# ("student/lesson09/") read these files while they run, besides their programs and the
+# libraries those load. The grader's sandbox shows a test these and nothing else of the course or
+# its build (tools/course/grading/sandbox.py); <build>/course/build.json lists them (test_reads).
+function(course_test_reads tests)
+  get_property(known GLOBAL PROPERTY COURSE_TEST_READS)
+  if(NOT "${tests}" IN_LIST known)
+    set_property(GLOBAL APPEND PROPERTY COURSE_TEST_READS "${tests}")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY "COURSE_TEST_READS ${tests}" ${ARGN})
+endfunction()
+
 # A GPU test whose program this build does not make (no GPU at configure time): it reports
 # Skipped, with the reason, in GoogleTest's words (cmake/CourseSkip.cmake).
 function(_course_add_skipped_gpu_test name)
@@ -235,9 +247,11 @@ function(course_add_test_folder lesson tree folder)
   endforeach()
 
   # A GPU test may run the CPU kernel program of its tree (kit/testing_cpu_run.hpp: the CPU
-  # run of the kernels held to the counters).
+  # run of the kernels held to the counters), from the folder of its own program.
   if(TARGET ${base}_gpu AND TARGET ${base}_cpu_kernel)
     add_dependencies(${base}_gpu ${base}_cpu_kernel)
+    course_test_reads("${prefix}"
+                      "${CMAKE_BINARY_DIR}/tests/${tree}/${base}_cpu_kernel${CMAKE_EXECUTABLE_SUFFIX}")
   endif()
 
   foreach(source IN LISTS test_sources)
@@ -421,6 +435,8 @@ function(course_add_lesson number topic)
     target_compile_definitions(${lesson}_${tree}_headers INTERFACE
                                "COURSE_EXERCISE_DIR=\"${exercise_dir}\""
                                "COURSE_TREE=\"${tree}\"" "COURSE_EXERCISE_PATH=\"${exercise_path}\"")
+    file(GLOB exercise_files LIST_DIRECTORIES false "${exercise_dir}/exercise*")
+    course_test_reads("${tree}/${lesson}/" ${exercise_files})
     # The kit's library is linked by the GPU test programs: building the lesson's kernels does
     # not wait for it.
     add_library(${lesson}_${tree} STATIC ${sources})

@@ -7,6 +7,7 @@ foreach(tree IN LISTS COURSE_TREES)
   endif()
   target_compile_definitions(${lesson}_${tree}_gpu PRIVATE
     LESSON09_MEASUREMENTS_DIR="${PROJECT_SOURCE_DIR}/docs/measurements")
+  course_test_reads("${tree}/${lesson}/" "${PROJECT_SOURCE_DIR}/docs/measurements/gemm_gain.csv")
   if(TARGET CUDA::cublas)
     target_link_libraries(${lesson}_${tree}_gpu PRIVATE CUDA::cublas)
     target_compile_definitions(${lesson}_${tree}_gpu PRIVATE LESSON09_HAVE_CUBLAS=1)

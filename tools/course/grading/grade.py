@@ -182,11 +182,11 @@ def lesson_results(args, label: str) -> Dict[str, TestResult]:
     tests = grade_tests.planned_tests(args.build_dir, args.tree, [label[len("lesson"):]])
     if not tests:
         raise CourseError(f"{args.build_dir} has no {args.tree} tests of {label}")
-    box = grade_tests.grading_sandbox(args.build_dir, tests, args.not_isolated)
+    box = grade_tests.grading_sandbox(args.not_isolated)
     machine = grade_tests.Machine.read(state / "machine.json")
     programs = grade_tests.Programs(args.build_dir)
     verdicts = grade_tests.run_tests(tests, box, machine, args.jobs, programs,
-                                     say=lambda line: None)
+                                     say=lambda line: None, build=Build(args.build_dir))
     junit = state / f"grade-{label}.xml"
     grade_tests.write_outputs(verdicts, box, machine, programs, junit,
                               state / f"evidence-{label}.json")

@@ -16,8 +16,11 @@ From the folder that holds both checkouts:
      does not build has no program left to run; each program this build makes is recorded with
      its sha256 (course/programs.json), and no test runs any other. With a GPU, the machine
      check's program (built from the kit alone) says whether counters can be read;
-  5. every student test of the graded lessons, each in a sandbox of its own, judged from
-     GoogleTest's own report (grade_tests.py): course/build/grade/junit.xml;
+  5. every student test of the graded lessons, each in a sandbox of its own that shows it only
+     what it reads, judged from GoogleTest's own report (grade_tests.py):
+     course/build/grade/junit.xml, which keeps of what the tests printed only the kit's
+     measurement lines and each failing test's first failed assertion (--keep-failing-output:
+     also the end of a failing test's output);
   6. the grade report: course/build/grade/grade.md and score.json, with what the run can be
      trusted for (sandbox, policy, evidence, machine).
 --build-only stops after step 4 (GitHub Classroom then runs `grade.py lesson NN` per lesson).
@@ -88,9 +91,10 @@ def check_machine(build_dir: Path, box, has_gpu: bool, gpu_why: str) -> dict:
         for sub in ("home", "tmp"):
             (scratch / sub).mkdir()
         env = box.environment(scratch, {})
-        argv = box.command([str(program)], scratch, env, scratch)
+        argv, shown = box.files([str(program)], env, scratch)
+        argv = box.command(argv, scratch, env, scratch, shown, gpu=True)
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=120,
-                              env=None if box.isolated else env)
+                              env=env)  # bubblewrap's own too (see grade_tests.Runner.run)
     try:
         return json.loads(proc.stdout)
     except ValueError:
@@ -149,7 +153,7 @@ def grade(args) -> int:
                   timeout=args.build_timeout)
 
     tests = grade_tests.planned_tests(build_dir, "student", lessons)
-    box = grade_tests.grading_sandbox(build_dir, tests, args.not_isolated, hidden)
+    box = grade_tests.grading_sandbox(args.not_isolated, hidden)
     facts = check_machine(build_dir, box, gpu_name is not None, gpu_why)
     write_text_atomic(records / "machine.json", json.dumps(facts, indent=1) + "\n")
     say(f"machine: {facts.get('description')}; counters: "
@@ -160,9 +164,11 @@ def grade(args) -> int:
     say(f"the tests ({len(tests)}), each in a sandbox: {box.describe()}")
     programs = grade_tests.Programs(build_dir)
     verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
-                                     args.jobs, programs, say=lambda line: print(line, flush=True))
+                                     args.jobs, programs, say=lambda line: print(line, flush=True),
+                                     build=build, keep_failing=args.keep_failing_output)
     grade_tests.write_outputs(verdicts, box, grade_tests.Machine.read(records / "machine.json"),
-                              programs, build_dir / "junit.xml", records / "evidence.json")
+                              programs, build_dir / "junit.xml", records / "evidence.json",
+                              args.keep_failing_output)
     passed = sum(v.status == grade_tests.PASSED for v in verdicts)
     print(f"   {passed} of {len(verdicts)} tests passed")
 
@@ -195,6 +201,7 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--not-isolated", action="store_true",
                     help="where no sandbox can be made, run the tests without one (the report "
                          "says so)")
+    grade_tests.keep_output_option(ap)
     args = ap.parse_args(argv)
     return run_main("grade_run.sh", lambda: grade(args), error_status=2)
 

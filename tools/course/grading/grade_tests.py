@@ -4,6 +4,7 @@ grade_run.sh runs it), each in a sandbox of its own, and judges each from eviden
 exit status.
 
   ./course-admin grade-tests --build-dir build/grade [--lessons 01,03] [-j N]
+  ./course-admin grade-tests --build-dir build/grade --show-sandbox [--lessons 01,03]
 
 The tests to run are the ones the grader lists itself from the pinned course (ctest's test
 list of the build folder, taken before any student code runs): every test labelled with the
@@ -23,8 +24,13 @@ from the grader's own check of the machine (`--machine`, machine_check.json), ne
 test printed.
 
 Writes --junit (ctest's JUnit format, which grade.py reads) and --record (the evidence: the
-sandbox, the machine, the grading build's id, every test's exit status, its programs with their
-sha256, what its report said, and the JUnit file's hash).
+sandbox and what it showed each test, the machine, the grading build's id, every test's exit
+status, its programs with their sha256, what its report said, and the JUnit file's hash). What
+a test printed is the student's to write, and the reports are kept where a student may download
+them: the JUnit report keeps of it only the kit's measurement lines and, of a failing test, the
+line of its first failed assertion, each cut to a bounded length; with --keep-failing-output,
+also the end of a failing test's output, cut at a bounded size, with a line that says so. A
+passing test's other output is never kept.
 Exit status: 0 when every test ran (whatever their verdicts), 2 for bad usage.
 """
 
@@ -50,8 +56,10 @@ from typing import Dict, List, Optional, Tuple
 from xml.sax.saxutils import escape, quoteattr
 
 from course.model.cli import Parser, jobs_option, run_main, split_list, write_text_atomic
-from course.model.course_model import CourseError, is_inside, parse_lesson_number, split_test_name
-from course.model.ctest_results import ResultError, list_tests
+from course.model.course_model import (Build, CourseError, is_inside, parse_lesson_number,
+                                       split_test_name)
+from course.model.ctest_results import (MEASUREMENT_PREFIXES, ResultError, failure_location,
+                                        list_tests)
 from course.model.trust import PROGRAMS_RECORD, file_hash
 from course.grading.build_lessons import Made
 from course.grading.sandbox import Sandbox
@@ -64,9 +72,18 @@ SKIPPED = "skipped"
 NOT_GRADABLE = "not gradable here"
 NOT_BUILT = "did not build"
 
-#: The most of a test's output the record keeps, and of a report the grader reads.
+#: The end of a test's output that the grader reads (a skip's reason, a sanitizer run's last
+#: line), and the most of a report it reads.
 OUTPUT_BYTES = 64 * 1024
 REPORT_BYTES = 8 * 1024 * 1024
+#: What the JUnit report keeps of a test's output: the kit's measurement lines (the first
+#: MEASURED_LINES) and a failing test's first failed assertion, each cut to LINE_CHARS; with
+#: --keep-failing-output, also the last KEPT_BYTES of a failing test's output.
+MEASURED_LINES = 32
+LINE_CHARS = 300
+KEPT_BYTES = 4 * 1024
+#: The most of a verdict's detail (it may quote the report a test wrote) that is kept.
+DETAIL_CHARS = 300
 #: GoogleTest's timestamp of a test that never started (a global environment skipped it:
 #: GoogleTest 1.12 still writes it as run and completed, google/googletest#4653).
 NEVER_STARTED = "1970-01-01T00:00:00"
@@ -125,9 +142,10 @@ class Verdict:
     exit_code: Optional[int] = None
     seconds: float = 0.0
     report: str = ""  # what GoogleTest's report said, in a few words
-    output: str = ""
+    output: str = ""  # what the JUnit report keeps of what it printed
     labels: List[str] = field(default_factory=list)
     programs: List[dict] = field(default_factory=list)  # path, sha256, build (its id, or "")
+    shown: List[str] = field(default_factory=list)  # what its sandbox bound besides the machine's
 
 
 # ------------------------------------------------------------------------------------------
@@ -241,11 +259,14 @@ class Programs:
 
 class Runner:
     def __init__(self, sandbox: Sandbox, scratch_root: Path, machine: Machine,
-                 programs: Programs):
+                 programs: Optional[Programs] = None, build: Optional[Build] = None,
+                 keep_failing: bool = False):
         self.sandbox = sandbox
         self.scratch_root = scratch_root
         self.machine = machine
         self.programs = programs
+        self.build = build
+        self.keep_failing = keep_failing
         self._count = 0
         self._lock = threading.Lock()
 
@@ -257,6 +278,18 @@ class Runner:
         for sub in ("home", "tmp"):
             (scratch / sub).mkdir(parents=True)
         return scratch
+
+    def sandboxed(self, test: Planned, scratch: Path, report: Path):
+        """(the command line that runs the test in its sandbox, its environment, its working
+        folder, what its sandbox binds besides what it shows every test or GPU test)."""
+        env = self.sandbox.environment(scratch, dict(test.environment))
+        env["GTEST_OUTPUT"] = f"xml:{report}"
+        cwd = Path(test.cwd) if Path(test.cwd).is_dir() else scratch
+        # Its programs, their libraries and what the build says it reads: nothing else.
+        reads = self.build.test_reads(test.name) if self.build is not None else []
+        argv, shown = self.sandbox.files(test.command, env, cwd, reads)
+        places = self.sandbox.places(shown, test.gpu) if self.sandbox.isolated else []
+        return self.sandbox.command(argv, scratch, env, cwd, shown, gpu=test.gpu), env, cwd, places
 
     def run(self, test: Planned) -> Verdict:
         kind = test.kind
@@ -277,16 +310,15 @@ class Runner:
         report_dir = scratch / f"report-{secrets.token_hex(8)}"
         report_dir.mkdir()
         report = report_dir / "report.xml"
-        env = self.sandbox.environment(scratch, dict(test.environment))
-        env["GTEST_OUTPUT"] = f"xml:{report}"
-        cwd = Path(test.cwd) if Path(test.cwd).is_dir() else scratch
-        argv = self.sandbox.command(test.command, scratch, env, cwd)
+        argv, env, cwd, places = self.sandboxed(test, scratch, report)
         start = time.monotonic()
-        code, output, timed_out = _run(argv, env if not self.sandbox.isolated else None,
-                                       test.timeout, cwd)
+        # bubblewrap itself runs with the test's environment too: its first process, which
+        # the test sees (/proc/1/environ), keeps the environment it was started with.
+        code, printed, timed_out = _run(argv, env, test.timeout, cwd)
         seconds = time.monotonic() - start
+        output = printed.text
         v = Verdict(test.name, FAILED, exit_code=code, seconds=round(seconds, 3),
-                    output=output, labels=test.labels, programs=programs)
+                    labels=test.labels, programs=programs, shown=places)
         # Every process the test started has ended (its PID namespace is gone): read the report.
         parsed = read_report(report)
         v.report = parsed.summary
@@ -302,30 +334,131 @@ class Runner:
                 "counter" in v.detail.lower():
             v.status = NOT_GRADABLE
             v.detail = f"counters refused on this machine: {self.machine.counters_reason}"
+        v.detail = _cut(v.detail, DETAIL_CHARS)
+        v.output = kept_output(v, printed, self.keep_failing)
         shutil.rmtree(scratch, ignore_errors=True)
         return v
 
 
-def _run(argv: List[str], env: Optional[Dict[str, str]], timeout: float, cwd: Path):
-    """(exit status, the end of its output, timed out). The process group is killed on timeout."""
+class Printed:
+    """What the grader keeps of a test's output while it runs, never the whole of it (a test
+    may print without end): its last OUTPUT_BYTES, the kit's measurement lines (the first
+    MEASURED_LINES), the line of its first failed assertion, and how much it printed."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.measured: List[str] = []
+        self.measured_more = 0
+        self.failure = ""
+        self._tail = bytearray()
+        self._line = bytearray()
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def feed(self, data: bytes) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self.total += len(data)
+            self._tail += data
+            del self._tail[:-OUTPUT_BYTES]
+            *lines, rest = (bytes(self._line) + data).split(b"\n")
+            self._line = bytearray(rest[:4 * LINE_CHARS])  # a line without end is cut
+            for line in lines:
+                self._scan(line[:4 * LINE_CHARS].decode("utf-8", "replace").rstrip("\r"))
+
+    def _scan(self, line: str) -> None:
+        if line.startswith(MEASUREMENT_PREFIXES):
+            if len(self.measured) < MEASURED_LINES:
+                self.measured.append(_cut(line, LINE_CHARS))
+            else:
+                self.measured_more += 1
+        elif not self.failure and failure_location(line):
+            self.failure = _cut(line, LINE_CHARS)
+
+    def close(self) -> None:
+        """Nothing more is read (a process outside a sandbox may hold its output open)."""
+        with self._lock:
+            if self._line:
+                self._scan(self._line.decode("utf-8", "replace"))
+                self._line = bytearray()
+            self._closed = True
+
+    @property
+    def text(self) -> str:
+        """The end of the output, for the grader's own reading."""
+        with self._lock:
+            return self._tail.decode("utf-8", "replace")
+
+    def tail(self, size: int) -> str:
+        """Its last `size` bytes, from the start of a line."""
+        with self._lock:
+            data = bytes(self._tail[-size:])
+        if len(data) == size and b"\n" in data:
+            data = data[data.index(b"\n") + 1:]
+        return data.decode("utf-8", "replace")
+
+
+def _cut(text: str, size: int) -> str:
+    return text if len(text) <= size else text[:size] + " [cut]"
+
+
+def kept_output(v: Verdict, printed: Printed, keep_failing: bool) -> str:
+    """What the JUnit report keeps of what a passed or failed test printed (see the top)."""
+    lines = list(printed.measured)
+    if printed.measured_more:
+        lines.append(f"[grader] {printed.measured_more} more measurement lines are not kept")
+    if v.status != FAILED:
+        return "\n".join(lines) + "\n" if lines else ""
+    if printed.failure:
+        lines.append(printed.failure)
+    if keep_failing and printed.total:
+        end = printed.tail(KEPT_BYTES)
+        cut = printed.total - len(end.encode("utf-8", "replace"))
+        lines.append(f"[grader] the end of what it printed ({printed.total} bytes"
+                     + (f"; the {cut} before it are not kept" if cut > 0 else "") + "), but "
+                     + "its measurement lines (above):")
+        lines += [line for line in end.rstrip("\n").split("\n")
+                  if not line.startswith(MEASUREMENT_PREFIXES)]
+    elif printed.total:
+        lines.append(f"[grader] the rest of what it printed ({printed.total} bytes) is not "
+                     f"kept (grade with --keep-failing-output to keep its end)")
+    return "\n".join(lines) + "\n"
+
+
+def _run(argv: List[str], env: Dict[str, str], timeout: float, cwd: Path):
+    """(exit status, what it printed (Printed), timed out). The process group is killed on
+    timeout."""
+    printed = Printed()
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, env=env, cwd=str(cwd),
                                 start_new_session=True)
     except OSError as e:
-        return None, f"cannot start {argv[0]}: {e}", False
+        printed.feed(f"cannot start {argv[0]}: {e}\n".encode())
+        return None, printed, False
+
+    def read() -> None:
+        for chunk in iter(lambda: proc.stdout.read1(65536), b""):
+            printed.feed(chunk)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
     timed_out = False
     try:
-        out, _ = proc.communicate(timeout=timeout)
+        proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except OSError:
             pass
-        out, _ = proc.communicate()
-    text = out[-OUTPUT_BYTES:].decode("utf-8", "replace") if out else ""
-    return proc.returncode, text, timed_out
+        proc.wait()
+    # In a sandbox, the output ends with the sandbox's last process; outside one, a process
+    # the test left behind may keep it open: it is not waited for long.
+    reader.join(timeout=10)
+    printed.close()
+    return proc.returncode, printed, timed_out
 
 
 @dataclass
@@ -443,15 +576,17 @@ def judge_sanitizer(test: Planned, v: Verdict, rep: Report, code: Optional[int],
 # ------------------------------------------------------------------------------------------
 
 def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: int,
-              programs: Programs, say=print) -> List[Verdict]:
+              programs: Programs, say=print, build: Optional[Build] = None,
+              keep_failing: bool = False) -> List[Verdict]:
     """Runs the tests as ctest would with the build's resource spec: the CPU tests `jobs` at a
     time throughout; the GPU tests that share the GPU (correctness, sanitizer runs: one slot
     each) as many at a time as the GPU has slots (what a test that needs it alone asks for);
     then those that need the GPU alone (timing, counters: they hold the `gpu` lock), one at a
     time, in order, once no shared GPU test runs. A test runs only the programs the grading
-    build made (`programs`)."""
+    build made (`programs`). `build`: the build folder, whose list of what tests read the sandbox
+    shows them; keep_failing: --keep-failing-output."""
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
-    runner = Runner(sandbox, scratch_root, machine, programs)
+    runner = Runner(sandbox, scratch_root, machine, programs, build, keep_failing)
     results: Dict[str, Verdict] = {}
     done = [0]
     lock = threading.Lock()
@@ -517,8 +652,44 @@ def _printable(text: str) -> str:
     return re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", "?", text)
 
 
+def show_sandbox(tests: List[Planned], sandbox: Sandbox, build: Build) -> List[str]:
+    """What the sandbox shows every test, a GPU test besides, and each test's own files and
+    command (--show-sandbox: nothing runs)."""
+    record = sandbox.record()
+    lines = [f"sandbox: {record['what']}"]
+    if not sandbox.isolated:
+        return lines
+    lines += ["every test sees:"] + [f"  {b}" for b in record["shown"]]
+    lines += ["a GPU test also sees:"] + ([f"  {b}" for b in record["shown_to_gpu_tests"]] or
+                                          [f"  nothing more: {sandbox.gpu_what()}"])
+    if record.get("cuda_visible_devices"):
+        lines.append(f"  CUDA_VISIBLE_DEVICES={record['cuda_visible_devices']}")
+    runner = Runner(sandbox, Path(tempfile.gettempdir()) / "course-grade", Machine(True),
+                    build=build)
+    scratch = runner.scratch_root / "t0000"
+    for t in tests:
+        if t.kind not in ("gtest", "sanitizer"):
+            lines.append(f"{t.name}: not run ({'no program' if t.kind == 'none' else t.kind})")
+            continue
+        argv, _, _, places = runner.sandboxed(t, scratch, scratch / "report.xml")
+        command = argv[argv.index("--") + 1:]
+        lines.append(f"{t.name}{' (GPU)' if t.gpu else ''}: {' '.join(command)}")
+        lines += [f"  {p}" for p in places]
+    return lines
+
+
+def output_kept(keep_failing: bool) -> str:
+    """What the JUnit report keeps of the tests' output, in words (the evidence says it)."""
+    words = (f"the kit's measurement lines (at most {MEASURED_LINES} a test) and a failing "
+             f"test's first failed assertion")
+    if keep_failing:
+        return words + f", and the last {KEPT_BYTES} bytes of a failing test's output"
+    return words + "; nothing else a test printed"
+
+
 def write_outputs(verdicts: List[Verdict], sandbox: Sandbox, machine: Machine,
-                  programs: Programs, junit_path: Path, record_path: Path) -> None:
+                  programs: Programs, junit_path: Path, record_path: Path,
+                  keep_failing: bool = False) -> None:
     """The JUnit report and the evidence record, which names the report by its hash (so a
     JUnit file written later, by ctest for instance, is not mistaken for the grader's) and the
     grading build whose programs the tests ran (its id, as in its record)."""
@@ -526,7 +697,8 @@ def write_outputs(verdicts: List[Verdict], sandbox: Sandbox, machine: Machine,
     write_text_atomic(junit_path, text)
     data = {"version": 1, "junit": str(junit_path),
             "junit_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-            "sandbox": {"isolated": sandbox.isolated, "what": sandbox.describe()},
+            "sandbox": sandbox.record(),
+            "output": output_kept(keep_failing),
             "machine": asdict(machine),
             "build": programs.build,
             "tests": [{k: v for k, v in asdict(x).items() if k != "output"} for x in verdicts]}
@@ -538,25 +710,35 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--build-dir", type=Path, required=True)
     ap.add_argument("--lessons", help="only these lessons, e.g. 01,03 (default: all)")
     ap.add_argument("--tree", default="student")
-    ap.add_argument("--junit", type=Path, required=True, help="the JUnit report to write")
-    ap.add_argument("--record", type=Path, required=True,
-                    help="the evidence record to write (JSON)")
+    ap.add_argument("--junit", type=Path, help="the JUnit report to write (required)")
+    ap.add_argument("--record", type=Path, help="the evidence record to write (JSON; required)")
+    ap.add_argument("--show-sandbox", action="store_true",
+                    help="run nothing: print what the sandbox shows every test, a GPU test "
+                         "besides, and each test's own files")
     ap.add_argument("--machine", type=Path, help="machine_check.py's result")
     ap.add_argument("--not-isolated", action="store_true",
                     help="run without a sandbox where none can be made (the report says so)")
+    keep_output_option(ap)
     jobs_option(ap)
     args = ap.parse_args(argv)
+    if not args.show_sandbox and (args.junit is None or args.record is None):
+        ap.error("give --junit and --record (or --show-sandbox)")
 
     def go() -> int:
         lessons = [parse_lesson_number(x) for x in split_list(args.lessons)]
         tests = planned_tests(args.build_dir, args.tree, lessons)
         if not tests:
             raise CourseError(f"{args.build_dir} has no {args.tree} tests to run")
-        box = grading_sandbox(args.build_dir, tests, args.not_isolated)
+        box = grading_sandbox(args.not_isolated)
+        if args.show_sandbox:
+            print("\n".join(show_sandbox(tests, box, Build(args.build_dir))))
+            return 0
         machine = Machine.read(args.machine)
         programs = Programs(args.build_dir)
-        verdicts = run_tests(tests, box, machine, args.jobs, programs)
-        write_outputs(verdicts, box, machine, programs, args.junit, args.record)
+        verdicts = run_tests(tests, box, machine, args.jobs, programs, build=Build(args.build_dir),
+                             keep_failing=args.keep_failing_output)
+        write_outputs(verdicts, box, machine, programs, args.junit, args.record,
+                      args.keep_failing_output)
         passed = sum(v.status == PASSED for v in verdicts)
         print(f"{passed} of {len(verdicts)} tests passed ({box.describe()})")
         return 0
@@ -564,19 +746,19 @@ def main(argv: List[str]) -> int:
     return run_main(PROG, go, error_status=2)
 
 
-def grading_sandbox(build_dir: Path, tests: List[Planned], allow_none: bool,
-                    hidden: Optional[Path] = None) -> Sandbox:
-    """The sandbox for the tests of a build folder: its source and build folders readable,
-    the hidden tests invisible. Raises CourseError where none can be made, unless allow_none."""
-    from course.model.course_model import Build
-    build = Build(build_dir)
-    # The programs and scripts the tests start (and, for a script, its folder's modules).
-    programs = sorted({Path(a) if i == 0 else Path(a).parent for t in tests
-                       for i, a in enumerate(t.command) if os.path.isabs(a) and os.path.isfile(a)})
-    box = Sandbox.probe(readable=[build.source_dir.resolve(), build_dir.resolve()],
-                        hidden=[hidden] if hidden else [])
+def keep_output_option(parser) -> None:
+    """--keep-failing-output: the JUnit report keeps the end of a failing test's output."""
+    parser.add_argument("--keep-failing-output", action="store_true",
+                        help=f"keep the last {KEPT_BYTES} bytes of a failing test's output in the "
+                             f"JUnit report (default: only its measurement lines and first failed "
+                             f"assertion; the report may be where the student can read it)")
+
+
+def grading_sandbox(allow_none: bool, hidden: Optional[Path] = None) -> Sandbox:
+    """The sandbox the tests run in (each is shown its own files: Runner.run), the hidden
+    tests never shown. Raises CourseError where none can be made, unless allow_none."""
+    box = Sandbox.probe(hidden=[hidden] if hidden else [])
     if box.isolated:
-        box.programs = programs
         return box
     if not allow_none:
         raise CourseError(f"no sandbox: {box.reason} (give --not-isolated to grade anyway; the "

@@ -446,6 +446,17 @@ class Build:
         with the reason."""
         return bool(self._read_info().get("gpu_programs", False))
 
+    def test_reads(self, test: str) -> List[Path]:
+        """The files the test named `test` reads while it runs, besides its programs and the
+        libraries they load, as the build lists them (course_test_reads in
+        cmake/CourseLesson.cmake: by the start of the tests' names)."""
+        reads = self._read_info().get("test_reads") or {}
+        if not isinstance(reads, dict):
+            return []
+        return [Path(p) for start, paths in sorted(reads.items())
+                if isinstance(start, str) and test.startswith(start) and isinstance(paths, list)
+                for p in paths if isinstance(p, str) and os.path.isabs(p)]
+
     def build_target(self, target: str, jobs: int, capture: bool,
                      timeout: Optional[float] = None) -> subprocess.CompletedProcess:
         """`cmake --build` of one target (or several, separated by spaces), keeping going past a

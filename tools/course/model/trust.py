@@ -86,6 +86,8 @@ def read_trust(build_dir: Optional[Path], junit: List[Path]) -> Trust:
         t.trusted = False
         t.lines.append("Exercise files: NOT held to the exercise-file policy (--no-policy): code "
                        "in them could have run outside the tests.")
+    if evidence.get("output"):
+        t.lines.append(f"Test output: the report keeps {evidence['output']}.")
     tests = evidence.get("tests", [])
     t.lines.append(f"Verdicts: from each test's own GoogleTest report and exit status, for the "
                    f"{len(tests)} tests the pinned course registers (listed by the grader before "

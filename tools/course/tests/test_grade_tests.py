@@ -1,12 +1,15 @@
-"""grade_tests.py and sandbox.py: every graded test runs in a sandbox of its own and is judged
-from its GoogleTest report, never from its exit status or what it printed. The test programs
-here are stand-ins (fixtures/fake_gtest.py) that behave as a cheating program would: end early
-with status 0, turn a failure's status into 0, skip through a global environment, run another
-test, rewrite the grader's files, leave a process behind."""
+"""grade_tests.py and sandbox.py: every graded test runs in a sandbox of its own that shows it
+only what it reads, and is judged from its GoogleTest report, never from its exit status or
+what it printed; the report keeps of what it printed only its measurements and its first failed
+assertion. The test programs here are stand-ins (fixtures/fake_gtest.py) that behave as a
+cheating program would: end early with status 0, turn a failure's status into 0, skip through a
+global environment, run another test, rewrite the grader's files, leave a process behind, read
+what lies outside its sandbox, print into the report."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -145,7 +148,8 @@ class Programs(Runner):
     course/programs.json): never one an earlier build left, one changed since, or none."""
 
     def program(self, name: str) -> Path:
-        """A stand-in test program in the build folder, where the lesson's programs are."""
+        """A stand-in test program in the build folder, where the lesson's programs are (a
+        script, which the test's command gives to the interpreter, as a sanitizer run does)."""
         path = self.build / "tests" / "student" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"#!{sys.executable}\n" + FAKE.read_text().split("\n", 1)[1])
@@ -164,7 +168,7 @@ class Programs(Runner):
         programs = {"S.Made": made, "S.Changed": changed, "S.Stale": stale, "S.Missing": missing}
         for t in listing["tests"]:
             name = t["name"].rsplit("/", 1)[1]
-            t["command"] = [str(programs[name]), f"--gtest_filter={name}"]
+            t["command"] = [sys.executable, str(programs[name]), f"--gtest_filter={name}"]
         Path(self.env["FAKE_CTEST_LIST"]).write_text(json.dumps(listing))
         got = self.grade()
         self.assertEqual(got["S.Made"]["status"], "passed")
@@ -203,7 +207,7 @@ class Programs(Runner):
             data = json.loads(Path(self.env["FAKE_CTEST_LIST"]).read_text())
             for t in data["tests"]:
                 name = t["name"].rsplit("/", 1)[1]
-                t["command"][:2] = [str(made if name == "S.Made" else stale)]
+                t["command"][1] = str(made if name == "S.Made" else stale)
             Path(self.env["FAKE_CTEST_LIST"]).write_text(json.dumps(data))
             junit = self.build / "junit.xml"
             self.assertEqual(self.run_tool("course.grading.grade_tests", "--build-dir", self.build,
@@ -223,6 +227,143 @@ class Programs(Runner):
         self.assertIn("**NOT a trusted grade.**", refused)
         self.assertIn("Programs: 1 tests' programs are NOT the ones the grading build made "
                       "(first: student/lesson01/S.Stale)", refused)
+
+
+@unittest.skipUnless(BOX.isolated, f"no sandbox here: {BOX.reason}")
+class Binds(Runner):
+    """A test sees the system's runtime, its programs and what the build says it reads: no other
+    checkout, no home folder, nothing else of the course or its build."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        exercise = self.source / "lessons" / "01_no_conflict" / "exercise.hpp"
+        info = json.loads((self.build / "course" / "build.json").read_text())
+        info["test_reads"] = {"student/lesson01/": [str(exercise)],
+                              "student/lesson02/": [str(self.source / "lessons")]}
+        (self.build / "course" / "build.json").write_text(json.dumps(info))
+        self.secrets = {
+            "other checkout": self.tmp / "other-checkout" / "lessons" / "01_no_conflict" / "exercise.hpp",
+            "home": self.home / "notes.txt",
+            "policy cache": self.build / "course" / "policy-lesson01.json",
+            "solutions in the course": self.source / "solutions" / "01_no_conflict" / "exercise.hpp",
+            "solutions beside it": self.tmp / "solutions" / "01_no_conflict" / "exercise.hpp",
+            "a hidden test's program": self.build / "tests" / "student" / "lesson01_student_hidden_cpu",
+            "the points table": self.target,
+        }
+        for path in self.secrets.values():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"{self.marker}-secret\n")
+        self.seen = [exercise, FAKE, Path(sys.executable)]
+
+    def probe(self, seen, unseen):
+        # The grader's own environment is not the test's, not even in the sandbox's first process.
+        self.env["COURSE_TEST_GRADER_ONLY"] = "the grader's"
+        self.register({"S.Probe": "probe"}, extra={"S.Probe": [{"name": "ENVIRONMENT", "value": [
+            "FAKE_GTEST_MODE=probe", "FAKE_GTEST_SEEN=" + os.pathsep.join(map(str, seen)),
+            "FAKE_GTEST_UNSEEN=" + os.pathsep.join(map(str, unseen)),
+            "FAKE_GTEST_HIDDEN_VARIABLE=COURSE_TEST_GRADER_ONLY"]}]})
+        return self.grade()["S.Probe"]
+
+    def test_a_test_reads_what_it_needs_and_nothing_else(self):
+        # The folders that hold what is shown are there, empty but for it; a file is not.
+        machine = [p for p in ("/etc/hostname", "/etc/hosts", "/etc/shadow", "/etc/os-release",
+                               str(Path.home() / ".bashrc")) if os.path.isfile(p)]
+        got = self.probe(self.seen, list(self.secrets.values()) + machine + [
+            self.source / "lessons" / "01_no_conflict" / "README.md", self.build / "course",
+            self.source / "tests", "/run", "/home"])
+        self.assertEqual(got["status"], "passed", got["detail"])
+        self.assertIn(str(self.seen[0]), got["shown"])
+        self.assertNotIn(str(self.source), got["shown"])
+        junit = (self.tmp / "junit.xml").read_text() + (self.tmp / "evidence.json").read_text()
+        self.assertNotIn(f"{self.marker}-secret", junit)
+
+    def test_what_a_test_sees_is_shown_without_running_it(self):
+        self.register({"S.Tamper": "tamper"})
+        proc = self.run_tool("course.grading.grade_tests", "--build-dir", self.build,
+                             "--show-sandbox")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("every test sees:\n  /usr\n", proc.stdout)
+        own = proc.stdout.split(f"student/lesson01/S.Tamper: {sys.executable} {FAKE} "
+                                "--gtest_filter=S.Tamper\n")[1].split("\n")
+        self.assertIn(f"  {self.seen[0]}", own)
+        self.assertIn(f"  {FAKE}", own)
+        self.assertEqual(self.target.read_text(), f"{self.marker}-secret\n", "it ran")
+        self.assertOneLineError(self.run_tool("course.grading.grade_tests", "--build-dir",
+                                              self.build), 2, "give --junit and --record")
+
+    def test_the_probe_fails_where_it_reads_what_it_must_not(self):
+        got = self.probe([self.secrets["home"]], [self.seen[0]])
+        self.assertEqual(got["status"], "failed")
+        self.assertIn(f"cannot read {self.secrets['home']}", got["detail"])
+        self.assertIn(f"can read {self.seen[0]}", got["detail"])
+
+    def test_what_a_link_out_of_a_shown_folder_reaches_is_shown_too(self):
+        folder = self.source / "lessons" / "01_no_conflict"
+        link = folder / "exercise.hpp"
+        target = self.tmp / "elsewhere" / "exercise.hpp"
+        target.parent.mkdir()
+        target.write_text("// the student's file, reached through a link\n")
+        link.unlink()
+        link.symlink_to(target)
+        info = json.loads((self.build / "course" / "build.json").read_text())
+        info["test_reads"]["student/lesson01/"] = [str(folder), str(link)]
+        (self.build / "course" / "build.json").write_text(json.dumps(info))
+        got = self.probe([link, folder / "README.md"], [self.secrets["other checkout"]])
+        self.assertEqual(got["status"], "passed", got["detail"])
+        self.assertIn(str(target), got["shown"])
+
+
+@unittest.skipUnless(BOX.isolated, f"no sandbox here: {BOX.reason}")
+class Output(Runner):
+    """What a test prints is the student's: the report keeps the kit's measurement lines and a
+    failing test's first failed assertion, and no more unless the grader is told to."""
+
+    secret = f"printed-{uuid.uuid4().hex}"
+
+    def print_and(self, modes: Dict[str, str], *args: str) -> str:
+        self.register(modes, extra={name: [{"name": "ENVIRONMENT", "value": [
+            f"FAKE_GTEST_MODE={mode}", f"FAKE_GTEST_SECRET={self.secret}"]}]
+            for name, mode in modes.items()})
+        self.got = self.grade(*args)
+        return (self.tmp / "junit.xml").read_text()
+
+    def test_a_passing_test_keeps_only_its_measurements(self):
+        junit = self.print_and({"S.Chatty": "chatty"})
+        self.assertEqual(self.got["S.Chatty"]["status"], "passed")
+        self.assertIn("[kit-counters] the reversal: load 1.00 wavefronts/request", junit)
+        self.assertNotIn(self.secret, junit)
+        self.assertIn("nothing else a test printed", self.record["output"])
+        junit = self.print_and({"S.Chatty": "chatty"}, "--keep-failing-output")
+        self.assertNotIn(self.secret, junit)
+
+    def test_a_failing_test_keeps_its_assertion_and_its_end_only_when_asked(self):
+        junit = self.print_and({"S.Fail": "chatty-fail"})
+        self.assertEqual(self.got["S.Fail"]["status"], "failed")
+        self.assertIn("cpu_exercise_x_test.cpp:12: Failure", junit)
+        self.assertIn("[grader] the rest of what it printed", junit)
+        self.assertNotIn(self.secret, junit)
+        # The report reads what it needs from what is kept.
+        points = self.tmp / "points.json"
+        points.write_text('{"lessons": {"lesson01": 10}}')
+        score = self.tmp / "score.json"
+        proc = self.run_tool("course.grading.grade", "--source-dir", self.source, "report",
+                             "--junit", self.tmp / "junit.xml", "--points", points, "--json", score)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        test = json.loads(score.read_text())["tests"]["lesson01/S.Fail"]
+        self.assertEqual(test["detail"], "assertion at cpu_exercise_x_test.cpp:12")
+        self.assertEqual(test["measured"], ["the reversal: load 1.00 wavefronts/request (model 1.00)"])
+        junit = self.print_and({"S.Fail": "chatty-fail"}, "--keep-failing-output")
+        self.assertIn(self.secret, junit)
+        self.assertIn("[grader] the end of what it printed", junit)
+        self.assertIn("last 4096 bytes of a failing test's output", self.record["output"])
+
+    def test_a_flood_is_cut(self):
+        junit = self.print_and({"S.Flood": "flood"}, "--keep-failing-output")
+        self.assertEqual(self.got["S.Flood"]["status"], "failed")
+        self.assertLess(len(junit), 32 * 1024)
+        self.assertNotIn(self.secret, junit)
+        self.assertIn("[grader] 3968 more measurement lines are not kept", junit)
+        self.assertRegex(junit, r"the end of what it printed \(\d+ bytes; the \d+ before it are not kept\)")
 
 
 class NoSandbox(Runner):

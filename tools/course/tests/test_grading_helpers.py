@@ -1,7 +1,8 @@
 """The grading helpers: build_lessons.py (each lesson its own target, keep going, a status file),
 grade_tree.py (the student's exercise files on the pinned course, nothing else), gpu-env.sh
-(the CUDA toolkit on PATH and LD_LIBRARY_PATH for Classroom's stripped environment); and the
-three together with the grade report."""
+(the CUDA toolkit on PATH and LD_LIBRARY_PATH for Classroom's stripped environment), what the
+sandbox shows a GPU test (gpu_parts.py) and the libraries a program loads (libraries.py); and
+the first three together with the grade report."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 import unittest
+import unittest.mock
 
 from course_testing import (FIXTURES, TOOLS, ToolTest, exercise_hpp, lesson_files, make_build,
                             make_course)
@@ -236,6 +239,147 @@ class GpuEnv(ToolTest):
     def test_errors(self):
         self.assertOneLineError(self.wrap(), 2, "give the command to run")
         self.assertOneLineError(self.wrap("true"), 2, "no CUDA toolkit found")
+
+
+class SandboxParts(ToolTest):
+    """What the sandbox shows a GPU test, and the libraries a program loads: each found from
+    the machine (here, stand-ins of its folders), never from a list."""
+
+    def gpus(self, *gpus):
+        """A stand-in /dev and /proc/driver/nvidia/gpus: (bus, minor, uuid) for each GPU."""
+        dev, proc = self.tmp / "dev", self.tmp / "gpus"
+        for name in ("nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "null"):
+            (dev / name).parent.mkdir(parents=True, exist_ok=True)
+            (dev / name).write_text("")
+        (dev / "nvidia-caps").mkdir()
+        for bus, minor, uuid in gpus:
+            (dev / f"nvidia{minor}").write_text("")
+            (proc / bus).mkdir(parents=True)
+            (proc / bus / "information").write_text(
+                f"Model: \t\t NVIDIA H100 80GB HBM3\nGPU UUID: \t {uuid}\nBus Location: \t {bus}\n"
+                f"Device Minor: \t {minor}\nGPU Excluded:\t No\n")
+        return dev, proc
+
+    def test_the_gpu_nodes_are_the_control_nodes_and_the_named_gpus(self):
+        from course.grading.gpu_parts import device_nodes
+        dev, proc = self.gpus(("0000:c1:00.0", 0, "GPU-aaaa-1111"), ("0000:18:00.0", 1, "GPU-bbbb-2222"))
+        control = [str(dev / n) for n in ("nvidia-caps", "nvidia-uvm", "nvidia-uvm-tools", "nvidiactl")]
+
+        def nodes(visible=None, order=None):
+            found = device_nodes(dev, proc, visible, order)
+            return sorted(found.nodes), found.visible, found.what
+
+        every = sorted(control + [str(dev / "nvidia0"), str(dev / "nvidia1")])
+        self.assertEqual(nodes()[:2], (every, None))
+        self.assertEqual(nodes("GPU-bbbb")[:2], (sorted(control + [str(dev / "nvidia1")]), "GPU-bbbb-2222"))
+        # An index counts in CUDA's own order unless CUDA_DEVICE_ORDER=PCI_BUS_ID.
+        self.assertEqual(nodes("0")[0], every)
+        self.assertIn("CUDA_DEVICE_ORDER=PCI_BUS_ID", nodes("0")[2])
+        self.assertEqual(nodes("0", "PCI_BUS_ID")[:2],
+                         (sorted(control + [str(dev / "nvidia1")]), "GPU-bbbb-2222"))
+        for visible in ("0,1", "MIG-cccc", "GPU-ffff", "7"):
+            self.assertEqual(nodes(visible, "PCI_BUS_ID")[0], every, visible)
+        (dev / "nvidiactl").unlink()
+        self.assertEqual(nodes(), ([], None, "no NVIDIA GPU on this machine"))
+
+    def test_one_gpu_is_gpu_0_in_any_order(self):
+        from course.grading.gpu_parts import device_nodes
+        dev, proc = self.gpus(("0000:18:00.0", 3, "GPU-aaaa-1111"))
+        found = device_nodes(dev, proc, "0", None)
+        self.assertIn(str(dev / "nvidia3"), found.nodes)
+        self.assertEqual(found.visible, "GPU-aaaa-1111")
+
+    def test_a_gpu_without_a_uuid_to_name_it_by_keeps_every_node(self):
+        from course.grading.gpu_parts import device_nodes
+        dev, proc = self.gpus(("0000:18:00.0", 0, ""), ("0000:c1:00.0", 1, ""))
+        found = device_nodes(dev, proc, "1", "PCI_BUS_ID")
+        self.assertEqual(sorted(n for n in found.nodes if n[-1].isdigit()),
+                         [str(dev / "nvidia0"), str(dev / "nvidia1")])
+        self.assertIsNone(found.visible)
+        self.assertIn("no UUID", found.what)
+
+    @unittest.skipUnless(shutil.which("bwrap"), "needs bubblewrap")
+    def test_a_gpu_test_gets_the_gpu_it_is_given_and_a_cpu_test_none(self):
+        from course.grading.sandbox import Sandbox
+        dev, proc = self.gpus(("0000:18:00.0", 0, "GPU-aaaa-1111"), ("0000:c1:00.0", 1, "GPU-bbbb-2222"))
+        box = Sandbox(shutil.which("bwrap"), "bubblewrap", dev_dir=dev, gpus_dir=proc)
+        if not Sandbox.probe().isolated:
+            self.skipTest("no sandbox here")
+        scratch = self.tmp / "scratch"
+        scratch.mkdir()
+        seen = {}
+        with unittest.mock.patch.dict(os.environ, {"CUDA_VISIBLE_DEVICES": "GPU-bbbb"}):
+            for gpu in (False, True):
+                env = {"PATH": "/usr/bin:/bin", "CUDA_VISIBLE_DEVICES": "1"}
+                argv = box.command(["sh", "-c", 'ls /dev; echo "$CUDA_VISIBLE_DEVICES"; '
+                                                'ls /sys >/dev/null && echo sys'],
+                                   scratch, env, scratch, gpu=gpu)
+                seen[gpu] = subprocess.run(argv, capture_output=True, text=True).stdout.split()
+        self.assertFalse([n for n in seen[False] if n.startswith("nvidia")], seen[False])
+        self.assertNotIn("sys", seen[False])
+        self.assertEqual(sorted(n for n in seen[True] if n.startswith("nvidia")),
+                         ["nvidia-caps", "nvidia-uvm", "nvidia-uvm-tools", "nvidia1", "nvidiactl"])
+        self.assertIn("GPU-bbbb-2222", seen[True])  # CUDA is told the GPU by its UUID
+        self.assertIn("sys", seen[True])
+        self.assertIn("the device node of the GPU CUDA_VISIBLE_DEVICES names (GPU-bbbb-2222",
+                      box.describe())
+
+    def test_the_toolkit_is_the_one_gpu_env_finds(self):
+        from course.grading.gpu_parts import cuda_toolkit, toolkit_folders
+        cuda = self.tmp / "cuda"
+        (cuda / "bin").mkdir(parents=True)
+        (cuda / "bin" / "nvcc").write_text("#!/bin/sh\n")
+        (cuda / "bin" / "nvcc").chmod(0o755)
+        env = {"PATH": "/usr/bin:/bin", "GPU_ENV_CUDA_DIRS": f"{self.tmp / 'none'} {cuda}",
+               "HOME": str(self.tmp)}
+        wrapped = subprocess.run(["bash", str(TOOLS / "gpu-env.sh"), "sh", "-c", 'echo "$CUDA_HOME"'],
+                                 capture_output=True, text=True, env=env)
+        self.assertEqual(str(cuda_toolkit(env)), wrapped.stdout.strip())
+        self.assertIsNone(cuda_toolkit({"PATH": "/usr/bin", "GPU_ENV_CUDA_DIRS": str(self.tmp / "none")}))
+        # ncu in an Nsight Compute folder of its own brings that folder.
+        nsight = self.tmp / "nsight-compute"
+        nsight.mkdir()
+        (nsight / "ncu").write_text("#!/bin/sh\n")
+        (cuda / "bin" / "ncu").symlink_to(nsight / "ncu")
+        (cuda / "compute-sanitizer").mkdir()
+        (cuda / "compute-sanitizer" / "compute-sanitizer").write_text("")
+        (cuda / "bin" / "compute-sanitizer").symlink_to("../compute-sanitizer/compute-sanitizer")
+        self.assertEqual(toolkit_folders(cuda), [str(cuda), str(nsight)])
+
+    def test_a_link_that_leaves_what_is_shown_brings_what_it_leads_to(self):
+        from course.grading.sandbox import reach
+        usr, etc = self.tmp / "usr", self.tmp / "etc"
+        (usr / "lib" / "nvidia").mkdir(parents=True)
+        (etc / "alternatives").mkdir(parents=True)
+        (usr / "lib" / "nvidia" / "libcuda.so.1").write_text("")
+        (etc / "alternatives" / "libcuda.so.1").symlink_to(usr / "lib" / "nvidia" / "libcuda.so.1")
+        (usr / "lib" / "libcuda.so.1").symlink_to(etc / "alternatives" / "libcuda.so.1")
+        (usr / "lib" / "libm.so.6").symlink_to("nvidia/libcuda.so.1")
+        self.assertEqual(reach(str(usr / "lib" / "libcuda.so.1"), [str(usr)]),
+                         [str(etc / "alternatives" / "libcuda.so.1")])
+        self.assertEqual(reach(str(usr / "lib" / "libm.so.6"), [str(usr)]), [])
+        self.assertEqual(reach(str(etc / "x"), [str(usr)]), [str(etc / "x")])
+        self.assertEqual(reach(str(usr / "lib" / "libcuda.so.1"), [str(usr), str(etc)]), [])
+
+    def test_the_libraries_a_program_loads_are_those_the_loader_finds(self):
+        from course.grading.libraries import closure, read_elf
+        for program in [sys.executable, shutil.which("bwrap"), shutil.which("ls")]:
+            if not program:
+                continue
+            ldd = subprocess.run(["ldd", program], capture_output=True, text=True).stdout
+            expected = {os.path.realpath(line.split("=>")[1].split("(")[0].strip())
+                        for line in ldd.splitlines() if "=>" in line and "/" in line}
+            files, missing = closure(program)
+            interpreter = read_elf(program).interpreter
+            self.assertEqual(missing, [])
+            self.assertEqual({os.path.realpath(f) for f in files} - {os.path.realpath(interpreter)},
+                             expected, program)
+        script = self.tmp / "script.sh"
+        script.write_text("#!/bin/sh\n")
+        broken = self.tmp / "broken"
+        broken.write_bytes(b"\x7fELF\x02\x01\x01" + b"\xff" * 80)
+        self.assertEqual(closure(str(script)), ([], []))
+        self.assertEqual(closure(str(broken)), ([], []))
 
 
 @unittest.skipIf(shutil.which("bash") is None, "needs bash")

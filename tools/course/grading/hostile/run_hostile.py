@@ -18,11 +18,18 @@ solutions), built once, one lesson rebuilt per attack:
      (git status), nothing new in the grader's HOME since the starter's grading (and never
      ~/.course-gpu-env), and the JUnit report is the one the grader wrote (its hash is in the
      evidence);
-  6. the legitimate attempt (predictions worked out with constexpr arithmetic of the student's
+  6. after every run, nothing that lies outside the sandbox reached what the grading keeps
+     (the files grade.yml keeps and the grader's log): the secrets this suite plants where no
+     test may read (PLANTED: the instructor's solutions in and beside the course, another
+     checkout, the grader's home folder and its records in the build folder; and a variable of
+     the grader's environment), nor an attack's `never-reported` texts; and no test's record in
+     the JUnit report is longer than the grader keeps of a test's output (grade_tests.py);
+  7. the legitimate attempt (predictions worked out with constexpr arithmetic of the student's
      own, as the README explains the counting) is allowed, and scores its prediction tests'
      points; the kit's model, which computes them, is refused (model_predictions).
 
-An attack file starts with `// key: value` lines (attack, lesson, file, refused, runtime),
+An attack file starts with `// key: value` lines (attack, lesson, file, refused, runtime, and
+any number of `never-reported: TEXT`: what the attack prints only when it got what it wanted),
 then its code in sections: `// @top` (after the starter's #include lines), `// @inside`
 (after the line that opens the lesson's namespace), `// @replace-function NAME` (instead of
 the starter's definition of NAME), `// @replace-line NAME` (instead of the line that gives NAME
@@ -45,18 +52,35 @@ import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from course.model.course_model import ROOT
 from course.model.student_repo import left_out, student_presets
+from course.grading import grade_tests
 
 HERE = Path(__file__).resolve().parent
 
 LEFT_OUT_TOO = ("build", ".course", ".device", ".gl")
 #: The exit status of a run that could not check anything here (ctest reads it as a skip).
 SKIP = 77
+#: Where the suite plants a secret that no test may read (paths from the working folder, which
+#: holds the course, the students' checkouts and the grader's home folder side by side).
+PLANTED = {
+    "the instructor's solutions in the graded course": "course/solutions/01_no_conflict/answers.md",
+    "the instructor's solutions beside it": "solutions/01_no_conflict/exercise.hpp",
+    "another checkout on the runner": "other-checkout/lessons/01_no_conflict/exercise.hpp",
+    "the grader's home folder": "grader-home/.ssh/id_ed25519",
+    "the grader's records in the build folder": "course/build/grade/course/policy-secret.json",
+}
+#: What a grading keeps (grade.yml's artifacts), from the build folder.
+KEPT = ("junit.xml", "score.json", "grade.md", "course/build-status.json", "course/build-lesson*.log",
+        "course/overlay.json", "course/machine.json", "course/evidence.json")
+#: The most a test's record in the JUnit report may hold of what it printed.
+RECORD_CHARS = ((grade_tests.MEASURED_LINES + 3) * (grade_tests.LINE_CHARS + 64)
+                + grade_tests.KEPT_BYTES + 1024)
 
 
 @dataclass
@@ -81,6 +105,10 @@ class Attack:
     @property
     def rule(self) -> str:
         return self.meta.get("refused", "")
+
+    @property
+    def never_reported(self) -> List[str]:
+        return re.findall(r"^// never-reported: (.+)$", self.path.read_text(), re.M)
 
     @property
     def allowed(self) -> bool:
@@ -216,9 +244,23 @@ class Grader:
         self.home = work / "grader-home"
         self.home.mkdir(exist_ok=True)
         self.home_before: Optional[set] = None
+        self.secret = f"course-hostile-secret-{os.urandom(8).hex()}"
+        self.plant()
 
-    def grade(self, student: Path, lessons: List[str], policy: bool = True) -> Graded:
-        env = dict(os.environ, HOME=str(self.home))
+    def plant(self) -> None:
+        """A secret in each place of PLANTED (the course's ignores its solutions/, as an
+        instructor's checkout would hold them)."""
+        for what, rel in PLANTED.items():
+            path = self.work / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"{self.secret}: {what}\n")
+        with open(self.course / ".git" / "info" / "exclude", "a") as f:
+            f.write("/solutions/\n")
+
+    def grade(self, student: Path, lessons: List[str], policy: bool = True,
+              never_reported: List[str] = ()) -> Graded:
+        env = dict(os.environ, HOME=str(self.home),
+                   COURSE_HOSTILE_GRADER_ONLY=f"{self.secret}: the grader's environment")
         env.pop("COURSE_HIDDEN_TESTS", None)
         argv = ["bash", str(self.course / "tools/course/grade_run.sh"), "--student", str(student),
                 "--course", str(self.course), "--lessons", ",".join(lessons), "--jobs",
@@ -250,7 +292,32 @@ class Grader:
         import hashlib
         if hashlib.sha256((build / "junit.xml").read_bytes()).hexdigest() != evidence["junit_sha256"]:
             g.problems.append("junit.xml is not the report the grader wrote")
+        g.problems += self.nothing_leaked(build, log, never_reported)
         return g
+
+    def nothing_leaked(self, build: Path, log: str, never_reported: List[str]) -> List[str]:
+        """Nothing planted outside the sandbox, nor what an attack prints when it read it, in
+        what the grading keeps; no test's record longer than the grader keeps."""
+        kept = {"the grader's log": log}
+        for pattern in KEPT:
+            for path in sorted(build.glob(pattern)):
+                kept[str(path.relative_to(build))] = path.read_text(errors="replace")
+        problems = []
+        for name, text in kept.items():
+            for line in text.splitlines():
+                if self.secret in line:
+                    problems.append(f"{name} holds a secret from outside the sandbox: {line[:160]}")
+                    break
+            for never in never_reported:
+                if never in text:
+                    problems.append(f"{name} holds what the attack prints once it got what it "
+                                    f"wanted: {never}")
+        for case in ET.fromstring(kept.get("junit.xml", "<testsuite/>")).iter("testcase"):
+            out = case.findtext("system-out") or ""
+            if len(out) > RECORD_CHARS:
+                problems.append(f"junit.xml keeps {len(out)} characters of what "
+                                f"{case.get('name')} printed (at most {RECORD_CHARS})")
+        return problems
 
     def course_untouched(self, overlay: dict) -> List[str]:
         """Nothing of the pinned course changed but the exercise files the grader took."""
@@ -361,7 +428,7 @@ def main(argv: List[str]) -> int:
                 files[f"{folder}/lesson.json"] = json.dumps(pinned).encode()
             student = student_repo(course, work, attack.name, files, links)
             label = f"lesson{attack.lesson}"
-            g = grader.grade(student, [attack.lesson], policy)
+            g = grader.grade(student, [attack.lesson], policy, attack.never_reported)
             problems = list(g.problems)
             got, want = g.score.get(label), base.score.get(label)
             if attack.meta.get("expect") == "allowed":
