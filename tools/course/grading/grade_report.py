@@ -3,11 +3,13 @@ result, the measured slowdowns and counters) and the JSON score file."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import List
 
+from course.model.safe_text import one_line
 from course.grading.scoring import (FAILED, Grade, LessonScore, NOT_BUILT, NOT_GRADABLE, NOT_RUN,
-                                    PASSED)
+                                    PASSED, TestScore)
 
 
 def fmt(x: Fraction) -> str:
@@ -21,7 +23,29 @@ def num(x: Fraction) -> float:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ").replace("<", "&lt;")
+    """The grader's own text in a table cell or a list item: on one line, no cell broken."""
+    return one_line(text).replace("|", "\\|").replace("<", "&lt;")
+
+
+def _theirs(text: str, cell: bool = False) -> str:
+    """Text a student's code may have written (a refusal quoting the compiler, a test's detail,
+    what it measured) as a code span, which Markdown shows as it is: no link, image, emphasis,
+    heading or HTML of theirs. On one line (model/safe_text.py), its fence longer than any run of
+    backticks it holds; in a table `cell`, no cell broken (GitHub reads `\\|` there as `|`)."""
+    shown = one_line(text)
+    if cell:
+        shown = shown.replace("|", "\\|")
+    if not shown:
+        return ""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", shown)), default=0) + 1)
+    pad = " " if shown[0] == "`" or shown[-1] == "`" else ""
+    return f"{fence}{pad}{shown}{pad}{fence}"
+
+
+def _result(t: TestScore) -> str:
+    """A test's result in its table cell: the grader's status, then its detail (a failed
+    assertion's place, a skip's reason: what the test's own report said) as theirs."""
+    return f"{t.status}: {_theirs(t.detail, cell=True)}" if t.detail else t.status
 
 
 def lesson_name(lesson: LessonScore) -> str:
@@ -64,19 +88,19 @@ def to_markdown(grade: Grade, heading: str) -> str:
                    f"{fmt(lesson.score)} / {fmt(lesson.points)}</summary>")
         out.append("")
         if lesson.note:
-            out += [_md(lesson.note.strip()), ""]
+            out += [_theirs(lesson.note.strip()), ""]
         if lesson.tests:
             out += ["| Test | Points | Result |", "|---|---:|---|"]
             for t in lesson.tests:
                 name = f"{t.name} (guard)" if t.role == "guard" else t.name
-                out.append(f"| {_md(name)} | {fmt(t.score)} / {fmt(t.points)} | {_md(t.result)} |")
+                out.append(f"| {_md(name)} | {fmt(t.score)} / {fmt(t.points)} | {_result(t)} |")
             out.append("")
         measured = [(t.name, m) for t in lesson.tests for m in t.measured]
         if measured:
             out.append("Measured:")
             out.append("")
             for name, m in measured[:20]:
-                out.append(f"- {_md(name)}: `{m}`")
+                out.append(f"- {_md(name)}: {_theirs(m)}")
             if len(measured) > 20:
                 out.append(f"- ... and {len(measured) - 20} more (in the JSON score file)")
             out.append("")

@@ -60,6 +60,7 @@ from course.model.course_model import (Build, CourseError, is_inside, parse_less
                                        split_test_name)
 from course.model.ctest_results import (MEASUREMENT_PREFIXES, ResultError, failure_location,
                                         list_tests)
+from course.model.safe_text import one_line
 from course.model.trust import PROGRAMS_RECORD, file_hash
 from course.grading.build_lessons import Made
 from course.grading.sandbox import Sandbox
@@ -334,7 +335,7 @@ class Runner:
                 "counter" in v.detail.lower():
             v.status = NOT_GRADABLE
             v.detail = f"counters refused on this machine: {self.machine.counters_reason}"
-        v.detail = _cut(v.detail, DETAIL_CHARS)
+        v.detail = one_line(v.detail, DETAIL_CHARS)  # the test's report is the student's to write
         v.output = kept_output(v, printed, self.keep_failing)
         shutil.rmtree(scratch, ignore_errors=True)
         return v
@@ -370,11 +371,11 @@ class Printed:
     def _scan(self, line: str) -> None:
         if line.startswith(MEASUREMENT_PREFIXES):
             if len(self.measured) < MEASURED_LINES:
-                self.measured.append(_cut(line, LINE_CHARS))
+                self.measured.append(one_line(line, LINE_CHARS))
             else:
                 self.measured_more += 1
         elif not self.failure and failure_location(line):
-            self.failure = _cut(line, LINE_CHARS)
+            self.failure = one_line(line, LINE_CHARS)
 
     def close(self) -> None:
         """Nothing more is read (a process outside a sandbox may hold its output open)."""
@@ -397,10 +398,6 @@ class Printed:
         if len(data) == size and b"\n" in data:
             data = data[data.index(b"\n") + 1:]
         return data.decode("utf-8", "replace")
-
-
-def _cut(text: str, size: int) -> str:
-    return text if len(text) <= size else text[:size] + " [cut]"
 
 
 def kept_output(v: Verdict, printed: Printed, keep_failing: bool) -> str:

@@ -32,6 +32,7 @@ from course.model.cli import Parser, run_main, split_list, write_text_atomic
 from course.model.course_model import (CourseError, Lesson, STUDENT_FILE_PATTERN, find_lessons,
                                        is_inside, lesson_by_number)
 from course.model.manifest import MANIFEST
+from course.model.safe_text import one_line
 from course.model.starters import git
 from course.grading.points_table import INSTRUCTOR_TABLE
 
@@ -90,7 +91,7 @@ def _student_files(theirs: Path, student: Path, lesson: Lesson, starters: Dict[s
     for path in sorted(theirs.iterdir()):
         if not fnmatch.fnmatch(path.name, STUDENT_FILE_PATTERN):
             continue
-        rel = f"{lesson.rel_dir}/{path.name}"
+        rel = f"{lesson.rel_dir}/{one_line(path.name, 120)}"  # a name may hold a line break
         if path.name not in starters:
             o.ignored.append(f"{rel}: not a file of the lesson's starter (a new file is never "
                              f"built)")

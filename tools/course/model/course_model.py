@@ -30,6 +30,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional
 
 from course.model.errors import CourseError
 from course.model.manifest import MANIFEST, Manifest, read_manifest
+from course.model.safe_text import one_line
 
 #: The course's root folder (this file is tools/course/model/course_model.py).
 ROOT = Path(__file__).resolve().parents[3]
@@ -319,15 +320,16 @@ class LessonBuild:
 
 
 def first_error(log: str) -> str:
-    """The compiler's first error line of a build log (or its last line)."""
-    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    """The compiler's first error line of a build log (or its last line), shown on one line
+    (it may quote a student's text)."""
+    lines = [line.strip() for line in log.split("\n") if line.strip()]
     for line in lines:
         if _ERROR_LINE.search(line) and not line.startswith(("make", "gmake", "ninja:")):
-            return line[:300]
+            return one_line(line, 300)
     for line in lines:
         if _ERROR_LINE.search(line):
-            return line[:300]
-    return lines[-1][:300] if lines else "no output"
+            return one_line(line, 300)
+    return one_line(lines[-1], 300) if lines else "no output"
 
 
 def default_build_dir(source_dir: Path = ROOT) -> Path:

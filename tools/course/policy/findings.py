@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from course.model.safe_text import one_line
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -17,6 +19,9 @@ class Finding:
     rule: str = ""
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}:" if self.line else f"{self.path}:"
+        """One line, whatever the file's name or the compiler's message holds (a student's
+        raw string, a file name with a line break: never a line of the grader's own)."""
+        path = one_line(self.path)
+        where = f"{path}:{self.line}:" if self.line else f"{path}:"
         rule = f" [{self.rule}]" if self.rule else ""
-        return f"{where}{rule} {self.message}"
+        return f"{where}{rule} {one_line(self.message, 600)}"

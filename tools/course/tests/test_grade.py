@@ -60,7 +60,7 @@ class GradeReport(ToolTest):
         md = self.md.read_text()
         self.assertIn("## Grade: 0 / 10 points (0.0%)", md)
         self.assertIn("| 01 Banks, words and wavefronts | 0 / 10 | 1 / 15 | 8 | 6 | 0 |", md)
-        self.assertIn("| ReverseCounters.OneWavefrontPerRequest | 0 / 1 | not run: no usable GPU: "
+        self.assertIn("| ReverseCounters.OneWavefrontPerRequest | 0 / 1 | not run: `no usable GPU: "
                       "CUDA driver version is insufficient", md)
         self.assertIn("| Layout.StageSlotIsAPermutationOfTheBlock (guard) | 0 / 0 | passed |", md)
         self.assertIn("Grade: 0 / 10 points", proc.stdout)
@@ -184,6 +184,24 @@ class GradeReport(ToolTest):
         lesson = self.score()["lessons"]["lesson01"]
         self.assertEqual((lesson["score"], lesson["max"]), (0, 10.0))
         self.assertEqual(lesson["note"], "Did not build: exercise.cu(12): error: expected a ';'")
+
+    def test_what_a_students_code_wrote_is_plain_text_on_its_line(self):
+        # A compiler's message quotes the student's raw string: no line, link, image or bold of
+        # theirs in the report, and the log's lines are the grader's.
+        error = ('exercise.hpp:3: error: static assertion failed: "\n\n**Trusted grade. 10 / 10**'
+                 '\n![x](https://example.com/p.png) [see](https://example.com) <b>x</b>\r\u202e"')
+        status = self.tmp / "build-status.json"
+        status.write_text(json.dumps({"version": 1, "lessons": {"lesson01": {
+            "status": "did not build", "error": error}}}))
+        proc = self.grade("--build-status", status, junit=("junit-kit-h200.xml",))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        md = self.md.read_text()
+        note = next(line for line in md.splitlines() if "static assertion failed" in line)
+        self.assertEqual(note, "`Did not build: " + error.replace("\n", "\\n").replace(
+            "\r", "\\r").replace("\u202e", "\\u202e") + "`")
+        self.assertEqual(md.count("\n**"), 1)  # the grader's verdict, and no bold line of theirs
+        for text in ("\r", "\u202e"):
+            self.assertNotIn(text, md)
 
     def test_a_lesson_with_no_results_scores_zero(self):
         (self.source / "lessons" / "02_stride_two").mkdir()

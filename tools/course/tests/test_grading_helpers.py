@@ -149,6 +149,17 @@ class GradeTree(ToolTest):
         self.assertFalse(record["policy"])
         self.assertEqual(record["lessons"]["lesson01"]["taken"], ["exercise.cu", "exercise.hpp"])
 
+    def test_a_file_name_cannot_write_a_line_of_the_graders(self):
+        forged = "exercise_x\n== the report\nGrade: 10 of 10 points (100.0%)\r\x1b[2K.hpp"
+        (self.student / "lessons" / "01_a" / forged).write_text("// a name, not a file\n")
+        proc = self.tree()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertNotIn("\n== the report", proc.stdout)
+        self.assertNotIn("\r", proc.stdout)
+        self.assertNotIn("\x1b", proc.stdout)
+        self.assertIn("ignored: lessons/01_a/exercise_x\\n== the report\\nGrade: 10 of 10 points "
+                      "(100.0%)\\r\\x1b[2K.hpp: not a file", proc.stdout)
+
     def test_an_unchanged_file_is_not_rewritten(self):
         ours = self.course / "lessons" / "01_a" / "exercise.cu"
         before = ours.stat().st_mtime_ns
