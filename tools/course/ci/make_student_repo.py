@@ -9,9 +9,11 @@ Left out (course.model.student_repo): solutions/, .ci/, .github/workflows/ci.yml
 and workflows that build the solutions (ci, solutions, gpu-check), the maintainers' command
 (course-admin) and room (tools/course/ci), and the tools' tests that need them or the solutions
 (the answers check's, which puts answers back into the lessons; the one that writes mistakes
-into the reference kernels). Each lesson's answers (solutions/NN_topic/answers.md and its
-pictures) travel packed in tools/course/answers.pack, which `./course` opens for a lesson once
-its CPU part passes (course.model.answers). Its README.md is its own, written from
+into the reference kernels), and each lesson's answers (solutions/NN_topic/answers.md and its
+pictures). With --with-answers (a repository for learning on one's own, never one that is
+graded) they travel packed in tools/course/answers.pack, which `./course` opens for a lesson
+once its CPU part passes (course.model.answers): packed, not locked, so anyone who unpacks it
+reads every answer. Its README.md is its own, written from
 tools/course/templates/student-README.md.in with the course README's prerequisites, student
 loop and lesson table. Push the result to a new repository and make it a template (GitHub
 Classroom) or share it as it is. Exit status: 0 done, 1 when it cannot (the reason in one
@@ -98,7 +100,7 @@ def pack_answers(tar: tarfile.TarFile) -> Dict[str, Dict[str, str]]:
     return found
 
 
-def make(source: Path, out: Path, ref: str, use_git: bool) -> List[str]:
+def make(source: Path, out: Path, ref: str, use_git: bool, with_answers: bool = False) -> List[str]:
     sha = export(source, out, ref)
     archive = git(source, "archive", "--format=tar", sha, check=True, binary=True)
     dropped = set()
@@ -121,11 +123,17 @@ def make(source: Path, out: Path, ref: str, use_git: bool) -> List[str]:
     if presets.is_file():
         presets.write_text(student_presets(presets.read_text()))
     (out / "README.md").write_text(student_readme(out, sha), encoding="utf-8")
-    (out / answers.PACK_PATH).parent.mkdir(parents=True, exist_ok=True)
-    (out / answers.PACK_PATH).write_text(answers.pack(packed), encoding="utf-8")
     done = [f"exported {sha[:10]} to {out} without {', '.join(sorted(dropped)) or 'nothing'}",
-            "wrote its own README.md (tools/course/templates/student-README.md.in)",
-            f"packed the answers of {len(packed)} lesson(s) into {answers.PACK_PATH.as_posix()}"]
+            "wrote its own README.md (tools/course/templates/student-README.md.in)"]
+    if with_answers:
+        (out / answers.PACK_PATH).parent.mkdir(parents=True, exist_ok=True)
+        (out / answers.PACK_PATH).write_text(answers.pack(packed), encoding="utf-8")
+        done.append(f"packed the answers of {len(packed)} lesson(s) into "
+                    f"{answers.PACK_PATH.as_posix()} (readable by anyone who unpacks it: not for "
+                    f"a repository you grade)")
+    else:
+        done.append("left the lessons' answers out (--with-answers packs them, for learning "
+                    "on one's own)")
     if use_git:
         git(out, "init", "-q", check=True)
         ident = []
@@ -146,9 +154,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--source", type=Path, default=ROOT, help="the course's repository (default: this one)")
     ap.add_argument("--ref", default="HEAD", help="the course commit to ship (default: HEAD)")
     ap.add_argument("--no-git", action="store_true", help="only export the files")
+    ap.add_argument("--with-answers", action="store_true",
+                    help="pack the lessons' answers in, for `./course` to open once a lesson's "
+                         "CPU part passes (for learning on one's own: anyone can unpack them, so "
+                         "never for a repository you grade)")
     args = ap.parse_args(argv)
     return run_main(PROG, lambda: print_lines(make(args.source, args.out, args.ref,
-                                                   not args.no_git)))
+                                                   not args.no_git, args.with_answers)))
 
 
 if __name__ == "__main__":

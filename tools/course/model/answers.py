@@ -6,8 +6,10 @@ drawn — is one file per lesson beside the reference solution, out of the stude
     solutions/NN_topic/answers.md           the answers, `# Lesson NN: answers` first
     solutions/NN_topic/images/*.svg         the pictures it shows (drawn from docs/pictures.txt)
 
-The student-facing repository has no solutions/ folder. `make_student_repo.py` packs every
-lesson's answers into one file, `tools/course/answers.pack` (JSON: per lesson, per file, the
+The student-facing repository has no solutions/ folder, and no answers unless it is made for
+learning on one's own (`student-repo --with-answers`: a pack is not locked, so never for a
+repository that is graded). `make_student_repo.py` then packs every lesson's answers into one
+file, `tools/course/answers.pack` (JSON: per lesson, per file, the
 text compressed with zlib and written in base64), which nobody reads by accident; `./course`
 unpacks a lesson's answers into `.course/answers/NN_topic/` (git-ignored, like the rest of the
 student's state) only once every CPU test of the lesson passes, and says where they are. This

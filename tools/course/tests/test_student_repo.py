@@ -92,8 +92,16 @@ class StudentRepo(ToolTest):
         self.assertIn("tag starters-v1", proc.stdout)
         self.assertEqual(exercise.read_text(), shipped)
 
+    def test_a_repository_to_grade_holds_no_answers(self):
+        proc = self.make("--no-git")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        out = self.tmp / "student"
+        self.assertFalse((out / answers.PACK_PATH).exists())
+        self.assertEqual(sorted(out.rglob(answers.ANSWERS_FILE)), [])
+        self.assertIn("left the lessons' answers out", proc.stdout)
+
     def test_the_answers_travel_packed_and_out_of_view(self):
-        self.assertEqual(self.make("--no-git").returncode, 0)
+        self.assertEqual(self.make("--no-git", "--with-answers").returncode, 0)
         out = self.tmp / "student"
         lessons = find_lessons(ROOT)
         packed = answers.unpack((out / answers.PACK_PATH).read_text())
