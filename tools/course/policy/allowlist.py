@@ -36,6 +36,7 @@ import ctypes
 import fnmatch
 import hashlib
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -215,8 +216,11 @@ def qualified(cursor) -> str:
 
 
 def signature(cursor) -> Tuple[str, str, str]:
-    """What a declaration declares: its qualified name, its kind, its type."""
-    return qualified(cursor), cursor.kind.name, cursor.type.spelling
+    """What a declaration declares: its qualified name, its kind, its type as the compiler
+    knows it (`std::uint32_t` is `unsigned int`; a parameter's own `const`, a trailing return
+    type and `noexcept` do not make another function)."""
+    spelled = cursor.type.get_canonical().spelling
+    return qualified(cursor), cursor.kind.name, re.sub(r"\s+noexcept(\(true\))?$", "", spelled)
 
 
 class _Checker:
@@ -391,7 +395,13 @@ class _Checker:
         sig = signature(c)
         if sig in self.starter:
             return
-        if self.course_names.get(sig[0]):
+        as_starter = sorted(t for n, k, t in self.starter if n == sig[0] and k == sig[1])
+        if as_starter:
+            self.bad(c.location.line, "course name",
+                     f"`{sig[0]}` is the starter's, declared there as `{as_starter[0]}`: keep "
+                     f"that declaration (this one is `{sig[2]}`, another function the tests "
+                     f"would not call, or would call instead)", key=f"coll{sig[0]}")
+        elif self.course_names.get(sig[0]):
             self.bad(c.location.line, "course name",
                      f"`{sig[0]}` is declared by the lesson's headers: the exercise declares it "
                      f"only as the starter does (an overload or another kind of it is refused)",

@@ -513,12 +513,18 @@ class _Checker:
             groups = [x for x in stmt if isinstance(x, Group)]
             texts = [t.text for t in toks]
             if texts[:1] == ["namespace"] or texts[:2] == ["inline", "namespace"]:
-                if texts == ["namespace"] and len(groups) == 1:
+                own = len(texts) == 2 and toks[1].kind == "ident" and \
+                    texts[1] not in self.r.namespaces | {"std", self.r.namespace} and \
+                    not _RESERVED.match(texts[1])
+                if (texts == ["namespace"] or own) and len(groups) == 1:
                     self.namespace_body(groups[0].items, names)
                 else:
                     self.bad(toks[0].line, "namespace",
-                             "a namespace inside the lesson's other than an anonymous one "
-                             "(`namespace {`): it would shadow the course's names",
+                             f"`{' '.join(texts)}`: a namespace inside the lesson's is an "
+                             f"anonymous one (`namespace {{`) or one of yours, named as no "
+                             f"namespace of the course is (`namespace helpers {{`; the kit has a "
+                             f"`detail`): an inline one, or one named as the course's, would "
+                             f"shadow the course's names",
                              key=f"ns{toks[0].line}")
                 continue
             name = statement_name(toks)
@@ -822,7 +828,13 @@ def cmd_check(args) -> int:
         entry[1][path.name] = path.read_bytes()
     findings: List[Finding] = []
     for lesson, files, folder in groups.values():
-        findings += check_lesson(course, lesson, files, label=str(folder))
+        # The lesson's other exercise files beside them are read too (exercise.cu declares
+        # nothing that exercise.hpp does), and judged only when named.
+        siblings = {p.name: (folder / p.name).read_bytes() for p in lesson.student_files()
+                    if p.name not in files and (folder / p.name).is_file()}
+        named = {f"{folder}/{name}" for name in files}
+        findings += [f for f in check_lesson(course, lesson, {**siblings, **files}, label=str(folder))
+                     if f.path in named]
     for f in findings:
         print(f)
     return 1 if findings else 0

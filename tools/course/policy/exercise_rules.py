@@ -32,8 +32,8 @@ KIT_HEADERS = ("kit/bank_model.hpp", "kit/buffer.hpp", "kit/config.hpp", "kit/cu
                "kit/trace.hpp", "kit/shared_access.cuh")
 
 #: Standard and CUDA headers every lesson may include.
-SYSTEM_HEADERS = ("array", "cmath", "cstddef", "cstdint", "limits", "type_traits", "utility",
-                  "cuda_fp16.h", "cuda_runtime.h")
+SYSTEM_HEADERS = ("algorithm", "array", "cmath", "cstddef", "cstdint", "limits", "numeric",
+                  "type_traits", "utility", "cuda_fp16.h", "cuda_runtime.h")
 
 # ------------------------------------------------------------------------------------------
 # Names
@@ -98,8 +98,9 @@ STD_NAMES = frozenset({
 #: device buffer). Never the model's functions (bank_of, wavefronts, analyze, a trace's
 #: expected counts ...): they compute the answers an exercise asks for.
 KIT_NAMES: Tuple[str, ...] = ("kit::kWarpSize", "kit::kNumBanks", "kit::kBankBytes",
-                              "kit::Pitched", "kit::Swizzle", "kit::Swizzled", "kit::cosize",
-                              "kit::Coord", "kit::matrix_index")
+                              "kit::kWavefrontBytes", "kit::kFullMask", "kit::Pitched",
+                              "kit::Swizzle", "kit::Swizzled", "kit::cosize", "kit::Coord",
+                              "kit::matrix_index")
 
 # ------------------------------------------------------------------------------------------
 # Names an exercise may never use or declare, by what they are for. They are refused even

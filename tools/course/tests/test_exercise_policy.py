@@ -79,6 +79,22 @@ class EveryLesson(PolicyTest):
         self.assertEqual(proc.returncode, 1, proc.stderr)
         self.assertRegex(proc.stdout, rf"exercise\.hpp:{line}: \[directive\] `#define`")
 
+    def test_one_file_of_two_is_read_with_the_other(self):
+        # Lesson 05's exercise.cu uses what its exercise.hpp declares: checked alone, it is read
+        # with the file beside it, and only its own findings are told.
+        folder = self.tmp / "lessons" / "05_padded_transpose"
+        folder.mkdir(parents=True)
+        for p in lesson_by_number(LESSONS, "05").student_files():
+            (folder / p.name).write_bytes(p.read_bytes())
+        with (folder / "exercise.hpp").open("a") as f:
+            f.write("int stray;\n")
+        proc = self.run_tool("course.policy.exercise_policy", "check", folder / "exercise.cu", "--lesson", "05")
+        self.assertEqual((proc.returncode, proc.stdout), (0, ""), proc.stderr)
+        proc = self.run_tool("course.policy.exercise_policy", "check", folder / "exercise.hpp", "--lesson", "05")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertIn("exercise.hpp", proc.stdout)
+        self.assertNotIn("exercise.cu", proc.stdout)
+
     def test_errors(self):
         self.assertOneLineError(self.run_tool("course.policy.exercise_policy", "check", self.tmp / "none.hpp"),
                                 2, "no such file")
@@ -210,6 +226,33 @@ class Rules(PolicyTest):
         self.assertPasses("inline double f(double x) { return std::sqrt(x) + fabs(x) + "
                           "std::min(1.0, x); }\ninline int g(int index, int time) { return index + time; }",
                           "#include <cmath>\n#include <utility>")
+
+    def test_a_starters_function_in_other_words_is_the_same_function(self):
+        # The type as the compiler knows it: a parameter's own const, a typedef of the same type,
+        # a trailing return type, noexcept.
+        for spelled in ("KIT_HD constexpr int bank_of(const unsigned byte_address) {",
+                        "KIT_HD constexpr int bank_of(std::uint32_t byte_address) {",
+                        "KIT_HD constexpr auto bank_of(unsigned byte_address) -> int {",
+                        "KIT_HD constexpr int bank_of(unsigned byte_address) noexcept {"):
+            with self.subTest(spelled=spelled):
+                self.assertPasses(spelled + "\n  return static_cast<int>(byte_address / 4u % 32u);\n}",
+                                  "#include <cstdint>")
+        # ... but another function of the starter's name is refused, saying what to keep.
+        findings = self.check("KIT_HD constexpr int bank_of(int byte_address) {\n  return 0;\n}")
+        self.assertIn("course name", rules_of(findings))
+        self.assertIn("declared there as `int (unsigned int)`", str(findings))
+
+    def test_honest_code_passes(self):
+        self.assertPasses("namespace helpers {\nKIT_HD constexpr int twice(int x) { return 2 * x; }\n}\n"
+                          "KIT_HD constexpr int four(int x) { return helpers::twice(helpers::twice(x)); }")
+        self.assertPasses("inline int lowest(int a, int b) { return std::min(a, b); }\n"
+                          "inline int common(int a, int b) { return std::gcd(a, b); }",
+                          "#include <algorithm>\n#include <numeric>")
+        self.assertPasses("inline constexpr int kBytes = kit::kWavefrontBytes;\n"
+                          "inline constexpr unsigned kMask = kit::kFullMask;", "#include \"kit/config.hpp\"")
+        # A namespace named as one of the course's would shadow it (the kit has a `detail`).
+        self.assertRefused("namespace", "namespace detail {\nconstexpr int one = 1;\n}", line=1)
+        self.assertRefused("namespace", "inline namespace v1 {\nconstexpr int one = 1;\n}", line=1)
 
     def test_a_macros_argument_is_the_files_own(self):
         # What CUDA_CHECK(...) is given is judged as the file's: a name, a construct, a
