@@ -44,7 +44,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from course.model.course_model import CourseError, Lesson
 from course.policy import exercise_rules as rules
-from course.policy.cxx_tokens import load_lexer
+from course.policy.cxx_tokens import LIBCLANG_MAJOR, LexerUnavailable, load_lexer
 from course.policy.findings import Finding
 
 #: The cursor kinds an exercise may hold, by what they are.
@@ -199,6 +199,13 @@ def parse(course: Path, lesson: Lesson, files: Dict[str, bytes], name: str,
                 line = d.location.line if d.location.file and d.location.file.name == path else 0
                 where = "" if line or not d.location.file else \
                     f" (in {Path(d.location.file.name).name}, which the file includes)"
+                if not line and "file not found" in d.spelling:
+                    # A header of the machine's is missing: no file can be judged here.
+                    raise LexerUnavailable(
+                        f"libclang {LIBCLANG_MAJOR} cannot compile the course's headers here "
+                        f"({d.spelling}{where}): its own headers (libclang-common-"
+                        f"{LIBCLANG_MAJOR}-dev, which python3-clang-{LIBCLANG_MAJOR} brings) or "
+                        f"the CUDA toolkit's are missing")
                 p.errors.append((line, d.spelling + where))
         _parse_memo[key] = p
     return _parse_memo[key]

@@ -95,6 +95,22 @@ class EveryLesson(PolicyTest):
         self.assertIn("exercise.hpp", proc.stdout)
         self.assertNotIn("exercise.cu", proc.stdout)
 
+    def test_a_machine_that_lacks_a_header_judges_no_file(self):
+        # Not the student's error, so never a refusal: a header of the machine's that is not
+        # there (libclang's own, the CUDA toolkit's) stops the policy, saying what is missing.
+        from unittest import mock
+        from course.policy import allowlist
+        cuda = self.tmp / "cuda" / "include"
+        cuda.mkdir(parents=True)
+        (cuda / "cuda_runtime.h").write_text("#include <a_header_this_machine_lacks.h>\n")
+        lesson = lesson_by_number(LESSONS, "01")
+        files = {p.name: p.read_bytes() for p in lesson.student_files()}
+        with mock.patch.dict("os.environ", {"CUDA_HOME": str(self.tmp / "cuda")}):
+            with self.assertRaises(policy.LexerUnavailable) as caught:
+                allowlist.check_parsed(ROOT, lesson, files, files, "x")
+        self.assertIn("file not found", str(caught.exception))
+        self.assertIn("libclang-common-19-dev", str(caught.exception))
+
     def test_errors(self):
         self.assertOneLineError(self.run_tool("course.policy.exercise_policy", "check", self.tmp / "none.hpp"),
                                 2, "no such file")
