@@ -402,7 +402,10 @@ class _Checker:
         sig = signature(c)
         if sig in self.starter:
             return
-        as_starter = sorted(t for n, k, t in self.starter if n == sig[0] and k == sig[1])
+        # A function of the starter's name is the starter's function: another is an overload
+        # (a type or a constant of the starter's is the student's to write as they choose).
+        as_starter = sorted(t for n, k, t in self.starter if n == sig[0] and k == sig[1]) \
+            if sig[1] in _FUNCTIONS else []
         if as_starter:
             self.bad(c.location.line, "course name",
                      f"`{sig[0]}` is the starter's, declared there as `{as_starter[0]}`: keep "
