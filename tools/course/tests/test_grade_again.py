@@ -2,9 +2,11 @@
 is not wiped, an instructor grading by hand): what one student's build made is never graded for
 the next. A copy of the course, pinned as an instructor pins it, graded through grade_run.sh with
 lesson 01's reference exercise file (its CPU tests pass; without a GPU its GPU tests are not
-gradable here), then again with an exercise file that the policy accepts but that does not
-compile: lesson 01 scores zero, each test "did not build" with the compiler's error, and none of
-the first build's programs ran or is left. A real build of one lesson, so the build tools, a
+gradable here), then again with an exercise file that does not compile, graded without the
+policy (which refuses a file that does not compile, as the course's CPU build reads it: a build
+may still fail where the policy cannot see, at link time, in nvcc, past its time): lesson 01
+scores zero, each test "did not build" with the compiler's error, and none of the first build's
+programs ran or is left. A real build of one lesson, so the build tools, a
 sandbox and the lexer are needed: without them the test skips and says why."""
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from course.grading.sandbox import Sandbox
 
 EXERCISE = "lessons/01_no_conflict/exercise.hpp"
 SOLUTION = ROOT / "solutions" / "01_no_conflict" / "exercise.hpp"
-#: A type error inside a function's body: the policy lets it through, the compiler does not.
+#: A type error inside a function's body.
 BROKEN_LINE = '  return "x" * 2;'
 
 
@@ -58,9 +60,9 @@ class GradeAgain(unittest.TestCase):
     def tearDown(self) -> None:
         self._tmp.cleanup()
 
-    def grade(self, name: str, exercise: str) -> dict:
+    def grade(self, name: str, exercise: str, policy: bool = True) -> dict:
         student = student_repo(self.course, self.work, name, {EXERCISE: exercise.encode()})
-        graded = self.grader.grade(student, ["01"])
+        graded = self.grader.grade(student, ["01"], policy)
         self.assertEqual(graded.problems, [], graded.log[-3000:])
         return json.loads((self.build / "score.json").read_text())
 
@@ -80,7 +82,7 @@ class GradeAgain(unittest.TestCase):
         record = self.build / "course" / "programs.json"
         made_first = json.loads(record.read_text())
 
-        second = self.grade("broken", broken)
+        second = self.grade("broken", broken, policy=False)
         lesson = second["lessons"]["lesson01"]
         self.assertEqual(lesson["score"], 0, self.lesson01_tests(second))
         self.assertEqual(lesson["passed"], 0)
@@ -101,7 +103,10 @@ class GradeAgain(unittest.TestCase):
         evidence = json.loads((self.build / "course" / "evidence.json").read_text())
         ran = [t["name"] for t in evidence["tests"] if t.get("exit_code") is not None]
         self.assertEqual(ran, [])
-        self.assertTrue(second["trust"]["trusted"], second["trust"])
+        # Not trusted for the one reason that the policy did not run; the programs are the build's.
+        self.assertFalse(second["trust"]["trusted"], second["trust"])
+        self.assertTrue(any(line.startswith("Exercise files: NOT held to the exercise-file policy")
+                            for line in second["trust"]["lines"]), second["trust"])
         programs_line = "Programs: every test that ran, ran a program the grading build made"
         self.assertTrue(any(line.startswith(programs_line) for line in second["trust"]["lines"]),
                         second["trust"])
