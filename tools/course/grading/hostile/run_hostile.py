@@ -13,7 +13,8 @@ solutions), built once, one lesson rebuilt per attack:
   3. every attack, graded with the policy: refused by the rule its file names (or, for the
      ones the policy allows, stopped later), and scored exactly the starter's score;
   4. every attack marked `runtime: yes`, graded again WITHOUT the policy (--no-policy): the
-     sandbox and the evidence alone keep it at the starter's score;
+     sandbox and the evidence alone keep it at the starter's score; and once more written into
+     the reference solution, where it scores no more than the solution does;
   5. after every run: nothing of the pinned course changed but the overlaid exercise files
      (git status), nothing new in the grader's HOME since the starter's grading (and never
      ~/.course-gpu-env), and the JUnit report is the one the grader wrote (its hash is in the
@@ -396,7 +397,7 @@ def main(argv: List[str]) -> int:
         if not base.trusted:
             failures.append("starter: the grade of the starter is not a trusted grade")
 
-        solved = {}
+        solved: Dict[str, bytes] = {}
         for label in lessons:
             folder = lesson_dir(course, f"lesson{label}")
             for p in (ROOT / "solutions" / folder.split("/")[1]).glob("exercise*"):
@@ -416,9 +417,14 @@ def main(argv: List[str]) -> int:
             [(a, "policy", True) for a in sorted(attacks, key=lambda a: (a.allowed, a.name))]
         if not args.no_runtime:
             runs += [(a, "no policy", False) for a in attacks if a.runtime]
+            # ... and written into the solution: no attack lifts a solved lesson's score.
+            runs += [(a, "solution", False) for a in attacks if a.runtime and
+                     f"{lesson_dir(course, f'lesson{a.lesson}')}/{a.file}" in solved]
         for attack, run_name, policy in runs:
             folder = lesson_dir(course, f"lesson{attack.lesson}")
             starter = starters[attack.lesson].get(attack.file, "")
+            if run_name == "solution":
+                starter = solved[f"{folder}/{attack.file}"].decode()
             links = {f"{folder}/{attack.file}": k.split(" ", 1)[1]
                      for k in attack.sections if k.startswith("symlink ")}
             files = {} if links else {f"{folder}/{attack.file}": apply(attack, starter).encode()}
@@ -431,7 +437,11 @@ def main(argv: List[str]) -> int:
             g = grader.grade(student, [attack.lesson], policy, attack.never_reported)
             problems = list(g.problems)
             got, want = g.score.get(label), base.score.get(label)
-            if attack.meta.get("expect") == "allowed":
+            if run_name == "solution":
+                want = sol.score.get(label)
+                if got is None or want is None or got > want:
+                    problems.append(f"scored {got}, more than the solution's {want}")
+            elif attack.meta.get("expect") == "allowed":
                 if got is None or got <= want:
                     problems.append(f"the legitimate attempt scored {got}, not more than the "
                                     f"starter's {want}")
@@ -455,9 +465,10 @@ def main(argv: List[str]) -> int:
                 verdict = "ignored: " + "; ".join(o["ignored"])[:60]
             elif policy and o["refused"]:
                 problems.append(f"the policy refused it: {o['refused'][:2]}")
+            whose = "solution" if run_name == "solution" else "starter"
             rows.append((attack.name, run_name, verdict[:48],
-                         f"{got} (starter {want})" + ("" if not problems else "  FAIL")))
-            print(f"{attack.name} [{run_name}]: {verdict[:60]}; score {got} (starter {want}); "
+                         f"{got} ({whose} {want})" + ("" if not problems else "  FAIL")))
+            print(f"{attack.name} [{run_name}]: {verdict[:60]}; score {got} ({whose} {want}); "
                   f"{g.seconds:.0f} s" + "".join(f"\n    PROBLEM: {p}" for p in problems),
                   flush=True)
             failures += [f"{attack.name} [{run_name}]: {p}" for p in problems]
@@ -473,7 +484,8 @@ def main(argv: List[str]) -> int:
         for f in failures:
             print(f"  {f}")
         return 1
-    print("every attack scored the starter's score; the solutions passed")
+    print("every attack scored the starter's score (written into the solution, no more than the "
+          "solution's); the solutions passed")
     return 0
 
 
