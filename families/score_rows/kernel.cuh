@@ -120,7 +120,8 @@ __global__ void __launch_bounds__(S::kBlockThreads,
                                   kit::min_blocks_per_sm(S::kBlockThreads, S::kMinBlocksPerSm))
     score_rows_tiled(const float* __restrict__ rows, int n_rows, int n_cols,
                      const float* __restrict__ queries, float* __restrict__ scores) {
-  static_assert(kit::cosize<Layout>() <= S::kTileCapacity,
+  static_assert(holds_the_tile<S, Layout>());
+  static_assert(kit::cosize<Layout>(S::kTileRows, kTileDim) <= S::kTileCapacity,
                 "the tile must fit in kTileCapacity floats");
   __shared__ __align__(16) float smem[S::kSharedFloats]; // the tile, then the queries' features
   constexpr Layout tile{};

@@ -1,6 +1,7 @@
 /// @file families/score_rows/layout_checks.hpp
 /// @brief The rules every score_rows tile layout keeps, as GoogleTest assertions for the CPU
-/// tests of the lessons on the family: the tile one-to-one into the kTileCapacity floats
+/// tests of the lessons on the family (each compiles only for a layout of the kind's tile:
+/// holds_the_tile, shape.hpp): the tile one-to-one into the kTileCapacity floats
 /// reserved for it, every wide load reading its step's floats in order, and every 4-byte row
 /// store of a floats-staged kind at one wavefront.
 #pragma once
@@ -20,7 +21,9 @@ namespace families::score_rows {
 /// kTileCapacity floats reserved for it; else the element that collides or lies outside.
 template <class S, class Layout>
 ::testing::AssertionResult one_to_one_in_the_tile_buffer() {
-  const std::optional<kit::Collision> clash = kit::first_collision(Layout{}, S::kTileCapacity);
+  static_assert(holds_the_tile<S, Layout>());
+  const std::optional<kit::Collision> clash =
+      kit::first_collision(Layout{}, S::kTileRows, kTileDim, S::kTileCapacity);
   if (clash) {
     return ::testing::AssertionFailure()
            << kit::describe(*clash, S::kTileCapacity, "the tile's kTileCapacity floats");
@@ -34,6 +37,7 @@ template <class S, class Layout>
 /// is not where its load reads it.
 template <class S, class Layout>
 ::testing::AssertionResult wide_loads_read_their_step() {
+  static_assert(holds_the_tile<S, Layout>());
   constexpr Layout tile{};
   for (int r = 0; r < S::kTileRows; ++r) {
     for (int s = 0; s < S::kSteps; ++s) {
@@ -74,6 +78,7 @@ template <class S, class Layout>
 /// banks down to it.
 template <class S, class Layout>
 ::testing::AssertionResult row_stores_at_one_wavefront() {
+  static_assert(holds_the_tile<S, Layout>());
   for (int r = 0; r < S::kTileRows; ++r) {
     const kit::BankReport rep = kit::analyze(kit::warp_access(Layout{},
                                                               [&](int lane) {

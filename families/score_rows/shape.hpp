@@ -131,13 +131,34 @@ struct PairsInOrder {
   }
 };
 
+/// True when `Layout` is a layout of the tile of kind `S`: S::kTileRows x kTileDim floats (its
+/// kRows, kCols and value_type). The kernel stages that whole tile, as floats, whatever the
+/// layout says of itself.
+template <class S, class Layout>
+inline constexpr bool is_tile_layout = kit::is_layout_of<Layout, float, S::kTileRows, kTileDim>;
+
+/// Compiles only when `Layout` is a layout of the tile of kind `S` (is_tile_layout): every part
+/// of the family that takes a layout (the kernel, its launch, its trace, the layout checks)
+/// asserts it, so that a layout which says it has fewer rows, or counts its offsets in another
+/// type, stops the build with this message instead of being checked on a tile the kernel does
+/// not have.
+template <class S, class Layout>
+KIT_HD constexpr bool holds_the_tile() {
+  static_assert(is_tile_layout<S, Layout>,
+                "TileLayout must be kTileRows x kTileDim floats (kRows == ScoreRows::kTileRows, "
+                "kCols == kTileDim, value_type float): it is the layout of the whole tile "
+                "score_rows stages, every row of it, and the kernel stores floats");
+  return true;
+}
+
 /// The first tile row of `Layout` with a load of shape `S` that is not kVec-float aligned
 /// (element (row, step_column(s)) at an offset that is not a multiple of kVec), or -1 when
 /// every one is aligned. A misaligned shared access is a fault on the GPU: the launchers
 /// check this first.
 template <class S, class Layout>
 KIT_HD constexpr int first_misaligned_row() {
-  for (int r = 0; r < Layout::kRows; ++r) {
+  static_assert(holds_the_tile<S, Layout>());
+  for (int r = 0; r < S::kTileRows; ++r) {
     for (int s = 0; s < S::kSteps; ++s) {
       if (Layout{}(r, S::step_column(s)) % S::kVec != 0) {
         return r;

@@ -18,6 +18,7 @@ namespace families::score_rows {
 /// on layout `Layout`.
 template <class S, class Layout>
 kit::WarpAccess tile_read(int h, int s) {
+  static_assert(holds_the_tile<S, Layout>());
   return kit::warp_access(
       Layout{},
       [&](int lane) {
@@ -47,6 +48,7 @@ std::optional<std::string> misalignment() {
 /// are masked), so each instruction repeats once per block and column tile.
 template <class S, class Layout, class Pairs = PairsInOrder<Layout>>
 kit::Trace trace(int n_rows, int n_cols) {
+  static_assert(holds_the_tile<S, Layout>());
   kit::Trace t;
   if (n_rows <= 0 || n_cols <= 0) {
     return t;

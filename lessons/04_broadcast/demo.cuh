@@ -22,7 +22,9 @@ __global__ void __launch_bounds__(kBlockThreads,
                                   kit::min_blocks_per_sm(kBlockThreads, kMinBlocksPerSm))
     eval_polys_tabled(const float* __restrict__ coefs, int n_polys,
                       const float* __restrict__ points, int n_points, float* __restrict__ out) {
-  static_assert(kit::cosize<Table>() <= kTableCapacity, "the table must fit in kTableCapacity");
+  static_assert(holds_the_table<Table>());
+  static_assert(kit::cosize<Table>(kPolysPerBlock, kCoefs) <= kTableCapacity,
+                "the table must fit in kTableCapacity");
   __shared__ float table[kTableCapacity];
   constexpr Table coef{};
   const int t = static_cast<int>(threadIdx.y) * kPointsPerTile + static_cast<int>(threadIdx.x);

@@ -93,6 +93,18 @@ static_assert(kCoefs == kit::kWarpSize, "a warp stages one polynomial per pass")
 /// holds them).
 inline constexpr int kMinBlocksPerSm = 8;
 
+/// Compiles only when `Table` is a layout of the block's table: kPolysPerBlock x kCoefs floats
+/// (its kRows, kCols and value_type). eval_polys stages every coefficient of its polynomials,
+/// as floats, whatever a layout says of itself: the kernel and the tests assert this first.
+template <class Table>
+KIT_HD constexpr bool holds_the_table() {
+  static_assert(kit::is_layout_of<Table, float, kPolysPerBlock, kCoefs>,
+                "CoefLayout must be kPolysPerBlock x kCoefs floats (kRows == kPolysPerBlock, "
+                "kCols == kCoefs, value_type float): it is the layout of eval_polys' table, every "
+                "polynomial of the block, and the kernel stores floats");
+  return true;
+}
+
 /// The coefficient (polynomial, coefficient) that thread `thread` of the block stores in
 /// staging pass `pass`: element thread + pass * kBlockThreads of the block's coefficients,
 /// row-major. A warp stores the 32 coefficients of one polynomial, lane l coefficient l.

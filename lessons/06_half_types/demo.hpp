@@ -74,6 +74,18 @@ inline constexpr int kBlockRows = 8;
 inline constexpr int kBlockThreads = kTileDim * kBlockRows;
 static_assert(kTileDim % kBlockRows == 0, "every warp handles the same number of tile rows");
 
+/// Compiles only when `Tile` is a layout of the tile a block moves: kTileDim x kTileDim halves
+/// (its kRows, kCols and value_type). The transposes stage every element of it, as halves,
+/// whatever a layout says of itself: the kernels and the tests assert this first.
+template <class Tile>
+KIT_HD constexpr bool holds_the_tile() {
+  static_assert(kit::is_layout_of<Tile, __half, kTileDim, kTileDim>,
+                "HalfTileLayout must be kTileDim x kTileDim halves (kRows == kCols == kTileDim, "
+                "value_type __half): it is the layout of the transposes' tile, every row of it, "
+                "and the kernels store halves");
+  return true;
+}
+
 /// Elements of the tile that starts at `origin` along an axis of `n` elements.
 KIT_HD constexpr int tile_extent(int origin, int n) {
   return n - origin < kTileDim ? n - origin : kTileDim;

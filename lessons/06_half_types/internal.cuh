@@ -23,6 +23,7 @@ template <class Tile>
 __device__ __forceinline__ void move_tile_by_halves(kit::SharedTile<Tile>& tile, const __half* in,
                                                     __half* out, int rows, int cols, int row0,
                                                     int col0) {
+  static_assert(holds_the_tile<Tile>());
   const int x = static_cast<int>(threadIdx.x);
   const int tile_rows = tile_extent(row0, rows);
   const int tile_cols = tile_extent(col0, cols);

@@ -22,7 +22,8 @@ struct ExercisePairs {
 template <class Tile>
 __global__ void __launch_bounds__(kit::kWarpSize)
     load_fragments_tiled(const __half* __restrict__ in, unsigned* __restrict__ out) {
-  __shared__ __align__(128) __half tile[kit::cosize<Tile>()];
+  static_assert(holds_the_fragment_tile<Tile>());
+  __shared__ __align__(128) __half tile[kit::cosize<Tile>(kFragmentRows, kFragmentCols)];
   constexpr Tile layout{};
   const int lane = static_cast<int>(threadIdx.x);
   const __half* src = in + static_cast<long>(blockIdx.x) * kFragmentRows * kFragmentCols;

@@ -147,6 +147,18 @@ using FragmentRows = kit::Pitched<__half, kFragmentRows, kFragmentCols>;
 /// The padded fragment tile: rows 72 halves (144 bytes) apart.
 using FragmentPaddedTile = kit::Pitched<__half, kFragmentRows, kFragmentCols, kFragmentCols + 8>;
 
+/// Compiles only when `Tile` is a layout of the fragment tile: kFragmentRows x kFragmentCols
+/// halves (its kRows, kCols and value_type). load_fragments stages every element of it, as
+/// halves, whatever a layout says of itself: the kernel and the tests assert this first.
+template <class Tile>
+KIT_HD constexpr bool holds_the_fragment_tile() {
+  static_assert(kit::is_layout_of<Tile, __half, kFragmentRows, kFragmentCols>,
+                "FragmentTile must be kFragmentRows x kFragmentCols halves (kRows == "
+                "kFragmentRows, kCols == kFragmentCols, value_type __half): it is the layout of "
+                "the tile load_fragments stages, every row of it, and the kernel stores halves");
+  return true;
+}
+
 /// ldmatrix.x4 of k-step `step`: lane l gives row l % 16, columns 16 step + 8 (l / 16): matrix
 /// 0 rows 0-7 and matrix 1 rows 8-15 of the step's first 8 columns, matrices 2 and 3 the same
 /// rows of the next 8 columns (the A operand of mma.m16n8k16).
@@ -157,6 +169,7 @@ KIT_HD constexpr kit::Coord ldsm_coord(int step, int lane) {
 /// The ldmatrix of k-step `step` on `Tile`, of `matrices` matrices (lanes 0 .. 8 matrices - 1).
 template <class Tile>
 kit::LdsmPattern ldsm_demo(const std::string& name, int matrices = 4, int step = 0) {
+  static_assert(holds_the_fragment_tile<Tile>());
   return kit::ldsm_pattern(
       name + ", ldmatrix.x" + std::to_string(matrices) + " k-step " + std::to_string(step), Tile{},
       [step](int lane) { return ldsm_coord(step, lane); }, matrices);

@@ -131,6 +131,7 @@ using BoxNone32x16 = Box<SwizzleMode::none, PlainBoxLayout<kBox64Cols>>;
 using Box64 = Box<SwizzleMode::b64, Swizzle64Layout>;
 using BoxNone32x32 = Box<SwizzleMode::none, PlainBoxLayout<kBox128Cols>>;
 using Box128 = Box<SwizzleMode::b128, Read128Layout>; // your layout
+static_assert(holds_the_128b_box<Read128Layout>());
 
 /// Calls f(Box{}) with the box type of configuration `c`.
 template <class F>

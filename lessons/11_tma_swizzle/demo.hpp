@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "kit/config.hpp"
 #include "kit/layout.hpp"
@@ -76,6 +77,18 @@ using Swizzle32Layout = kit::Swizzled<PlainBoxLayout<kBox32Cols>, kit::Swizzle<1
 using Swizzle64Layout = kit::Swizzled<PlainBoxLayout<kBox64Cols>, kit::Swizzle<2, 2, 3>>;
 // [mode_layouts]
 
+/// Compiles only when `Layout` is a layout of the 128B mode's box: kBoxRows x kBox128Cols floats
+/// (its kRows, kCols and value_type). The TMA writes every element of the box, and the kernels
+/// read floats, whatever a layout says of itself: the kernels and the tests assert this first.
+template <class Layout>
+KIT_HD constexpr bool holds_the_128b_box() {
+  static_assert(kit::is_layout_of<Layout, float, kBoxRows, kBox128Cols>,
+                "Read128Layout must be kBoxRows x kBox128Cols floats (kRows == kBoxRows, kCols == "
+                "kBox128Cols, value_type float): it is the layout of the 128B mode's box, every "
+                "row of it, and the kernels read floats");
+  return true;
+}
+
 /// One of the configurations the lesson compares: a swizzle mode, its box, and the layout a
 /// kernel reads the box with. The box's bytes are what the TMA delivers, and what the
 /// mbarrier must expect.
@@ -88,6 +101,8 @@ struct Box {
   static constexpr int kChunks = kCols / kChunkFloats;                      ///< Chunks of a row.
   using Read = ReadLayout; ///< How the kernel reads.
   static_assert(ReadLayout::kRows == kBoxRows, "a box has kBoxRows rows");
+  static_assert(std::is_same_v<typename ReadLayout::value_type, float>,
+                "a box holds floats: its read layout's value_type is float");
   static_assert(kRowBytes % kChunkBytes == 0, "a box row is whole 16-byte chunks");
   static_assert(Mode == SwizzleMode::none || kRowBytes <= span_bytes(Mode),
                 "a swizzled box row may not be wider than the mode's span");

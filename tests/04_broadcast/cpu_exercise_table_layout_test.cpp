@@ -17,7 +17,8 @@ namespace {
 /// Success when CoefLayout keeps every coefficient of the block in a float of its own inside
 /// the table's kTableCapacity floats; else the coefficient that collides or lies outside.
 ::testing::AssertionResult keeps_every_coefficient() {
-  const auto clash = kit::first_collision(lesson04::CoefLayout{}, lesson04::kTableCapacity);
+  const auto clash = kit::first_collision(lesson04::CoefLayout{}, lesson04::kPolysPerBlock,
+                                          lesson04::kCoefs, lesson04::kTableCapacity);
   if (!clash) {
     return ::testing::AssertionSuccess();
   }

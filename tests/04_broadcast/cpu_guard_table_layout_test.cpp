@@ -12,7 +12,8 @@
 namespace {
 
 TEST(TableLayout, OneToOneIntoTheTable) {
-  const auto clash = kit::first_collision(lesson04::CoefLayout{}, lesson04::kTableCapacity);
+  const auto clash = kit::first_collision(lesson04::CoefLayout{}, lesson04::kPolysPerBlock,
+                                          lesson04::kCoefs, lesson04::kTableCapacity);
   ASSERT_FALSE(clash) << "polynomial " << clash->b.row << ", coefficient " << clash->b.col
                       << " at offset " << clash->offset
                       << (clash->offset < 0 || clash->offset >= lesson04::kTableCapacity

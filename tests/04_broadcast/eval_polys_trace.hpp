@@ -14,6 +14,10 @@
 
 namespace lesson04::testing {
 
+/// The student's CoefLayout is the layout of the block's whole table, of floats (a compile error
+/// names the rule otherwise).
+static_assert(holds_the_table<CoefLayout>());
+
 /// The polynomial (row of the block) that lane `lane` of warp `warp` evaluates: thread
 /// (x, y) of the 16 x 16 block is thread 16 y + x, and lane l of warp w is thread 32 w + l,
 /// so lanes 0-15 evaluate polynomial 2w and lanes 16-31 polynomial 2w + 1.
@@ -28,6 +32,7 @@ inline int block_row(int warp, int lane) {
 /// repeats once per block, and each Horner step once per block and tile of points.
 template <class Table>
 kit::Trace eval_polys_trace(int n_polys, int n_points) {
+  static_assert(holds_the_table<Table>());
   kit::Trace t;
   if (n_polys <= 0 || n_points <= 0) {
     return t;

@@ -34,8 +34,8 @@ const TraceShape kShapes[] = {{32, 32},    {1, 1},    {31, 33}, {33, 31},
 ::testing::AssertionResult padded_tile_keeps_every_element() {
   using Tile = lesson05::PaddedLayout;
   constexpr int kStaticSharedLimit = 48 * 1024; // bytes of __shared__ a block may declare
-  const int floats = kit::cosize<Tile>();
-  if (const auto clash = kit::first_collision(Tile{}, floats)) {
+  const int floats = kit::cosize<Tile>(kTileDim, kTileDim);
+  if (const auto clash = kit::first_collision(Tile{}, kTileDim, kTileDim, floats)) {
     return ::testing::AssertionFailure()
            << "PaddedLayout: " << kit::describe(*clash, floats, "the tile")
            << ": transpose_padded would lose data (every tile element needs an offset of its own)";

@@ -17,11 +17,12 @@ using lesson05::kTileDim;
 
 template <class Tile>
 void expect_offsets_distinct_and_inside(const char* which) {
-  std::vector<int> seen(static_cast<std::size_t>(kit::cosize<Tile>()), 0);
+  static_assert(lesson05::testing::holds_the_tile<Tile>());
+  std::vector<int> seen(static_cast<std::size_t>(kit::cosize<Tile>(kTileDim, kTileDim)), 0);
   for (int y = 0; y < kTileDim; ++y) {
     for (int x = 0; x < kTileDim; ++x) {
       const kit::Coord e = lesson05::store_coord(x, y);
-      ASSERT_TRUE(e.row >= 0 && e.row < Tile::kRows && e.col >= 0 && e.col < Tile::kCols)
+      ASSERT_TRUE(e.row >= 0 && e.row < kTileDim && e.col >= 0 && e.col < kTileDim)
           << which << ", thread (" << x << ", " << y << "): tile element (" << e.row << ", "
           << e.col << ")";
       const int offset = Tile{}(e.row, e.col);
@@ -52,7 +53,8 @@ TEST(Layout, RowStoresCostOneWavefront) {
 TEST(Layout, PaddedTileFitsStaticSharedMemory) {
   constexpr int kStaticSharedLimit = 48 * 1024; // bytes of __shared__ a block may declare
   EXPECT_GE(lesson05::kPaddedPitch, kTileDim) << "a tile row must hold kTileDim floats";
-  EXPECT_LE(kit::cosize<lesson05::PaddedLayout>() * static_cast<int>(sizeof(float)),
+  EXPECT_LE(kit::cosize<lesson05::PaddedLayout>(kTileDim, kTileDim) *
+                static_cast<int>(sizeof(float)),
             kStaticSharedLimit);
 }
 

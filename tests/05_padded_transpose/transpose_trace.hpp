@@ -26,9 +26,26 @@
 
 namespace lesson05::testing {
 
+/// Compiles only when `Tile` is a layout of the tile a block moves: kTileDim x kTileDim floats
+/// (its kRows, kCols and value_type). The kernel stages every element of it, as floats,
+/// whatever a layout says of itself: the traces and the emulation assert this first.
+template <class Tile>
+constexpr bool holds_the_tile() {
+  static_assert(kit::is_layout_of<Tile, float, kTileDim, kTileDim>,
+                "PaddedLayout must be kTileDim x kTileDim floats (kRows == kCols == kTileDim, "
+                "value_type float): it is the layout of transpose_padded's tile, every row of "
+                "it, and the kernel stores floats");
+  return true;
+}
+
+/// The student's PaddedLayout is the layout of the whole tile, of floats (a compile error names
+/// the rule otherwise).
+static_assert(holds_the_tile<PaddedLayout>());
+
 /// Adds the instructions of `tiles` tiles whose extents are tile_rows x tile_cols.
 template <class Tile>
 void add_tile(kit::Trace& t, int tile_rows, int tile_cols, std::uint64_t tiles) {
+  static_assert(holds_the_tile<Tile>());
   const std::string size =
       " (tile " + std::to_string(tile_rows) + " x " + std::to_string(tile_cols) + ")";
   for (int w = 0; w < kBlockWarps; ++w) {
@@ -95,22 +112,23 @@ inline bool load_coord_transposes() {
 }
 
 /// Runs transpose_tile_kernel<Tile> on the CPU, built from the same functions: every block,
-/// phase 1 then phase 2, through a tile of kit::cosize<Tile>() values. Returns an error
-/// message for the first thing the functions get wrong (an element read or written outside
+/// phase 1 then phase 2, through a tile of kit::cosize<Tile>(kTileDim, kTileDim) values. Returns an
+/// error message for the first thing the functions get wrong (an element read or written outside
 /// the matrix, a coordinate outside the tile), or nothing when the run completes; `out` holds
 /// the result.
 template <class Tile>
 std::optional<std::string> emulate_tile_transpose(const std::vector<std::uint32_t>& in,
                                                   std::vector<std::uint32_t>& out, int rows,
                                                   int cols) {
-  std::vector<std::uint32_t> tile(static_cast<std::size_t>(kit::cosize<Tile>()));
+  static_assert(holds_the_tile<Tile>());
+  std::vector<std::uint32_t> tile(static_cast<std::size_t>(kit::cosize<Tile>(kTileDim, kTileDim)));
   const auto outside = [](kit::Coord e) {
-    return e.row < 0 || e.row >= Tile::kRows || e.col < 0 || e.col >= Tile::kCols;
+    return e.row < 0 || e.row >= kTileDim || e.col < 0 || e.col >= kTileDim;
   };
   const auto where = [](const char* what, kit::Coord e, int row0, int col0, int x, int y) {
     std::ostringstream s;
-    s << what << " tile element (" << e.row << ", " << e.col << "), outside the " << Tile::kRows
-      << " x " << Tile::kCols << " tile (tile at row " << row0 << ", column " << col0
+    s << what << " tile element (" << e.row << ", " << e.col << "), outside the " << kTileDim
+      << " x " << kTileDim << " tile (tile at row " << row0 << ", column " << col0
       << "; thread x = " << x << ", y = " << y << ")";
     return s.str();
   };

@@ -32,6 +32,10 @@
 
 namespace lesson06::testing {
 
+/// The student's HalfTileLayout is the layout of the whole tile, of halves (a compile error
+/// names the rule otherwise).
+static_assert(holds_the_tile<HalfTileLayout>());
+
 /// Halves in one pair access.
 inline constexpr int kPairHalves = 2;
 
@@ -165,8 +169,8 @@ inline std::optional<std::string> pair_misalignment() {
 /// memory (then they cannot run).
 inline std::optional<std::string> tile_loss() {
   constexpr int kStaticSharedLimit = 48 * 1024; // bytes of __shared__ a block may declare
-  const int halves = kit::cosize<HalfTileLayout>();
-  if (const auto clash = kit::first_collision(HalfTileLayout{}, halves)) {
+  const int halves = kit::cosize<HalfTileLayout>(kTileDim, kTileDim);
+  if (const auto clash = kit::first_collision(HalfTileLayout{}, kTileDim, kTileDim, halves)) {
     return "HalfTileLayout: " + kit::describe(*clash, halves, "the tile") +
            ": the transposes would lose data (every tile element needs an offset of its own)";
   }
@@ -182,7 +186,8 @@ inline std::optional<std::string> tile_loss() {
 /// is a kTileDim x kTileDim tile of 16-bit values, the result is its transpose.
 inline std::vector<std::uint16_t> emulate_pair_tile(const std::vector<std::uint16_t>& in) {
   constexpr HalfTileLayout layout{};
-  std::vector<std::uint16_t> tile(static_cast<std::size_t>(kit::cosize<HalfTileLayout>()), 0);
+  std::vector<std::uint16_t> tile(
+      static_cast<std::size_t>(kit::cosize<HalfTileLayout>(kTileDim, kTileDim)), 0);
   std::vector<std::uint16_t> out(in.size(), 0xffff);
   const auto at = [&](int r, int c) { return in[kit::matrix_index(r, c, kTileDim)]; };
   const auto offset = [&](int r, int c) { return static_cast<std::size_t>(layout(r, c)); };

@@ -18,6 +18,10 @@ using lesson08::kChunkHalves;
 using lesson08::kFragmentCols;
 using lesson08::kFragmentRows;
 
+// Your FragmentTile is the layout of the whole fragment tile, of halves (a compile error names
+// the rule otherwise).
+static_assert(lesson08::holds_the_fragment_tile<lesson08::FragmentTile>());
+
 /// Why the fragments would lose data with your FragmentTile, or nothing: two elements at one
 /// half or one outside the 16 x 64 halves, or a 16-byte chunk that is not whole and aligned
 /// (ldmatrix reads, and the staging stores write, 8 consecutive halves from a 16-byte
@@ -25,7 +29,7 @@ using lesson08::kFragmentRows;
 std::optional<std::string> fragment_loss() {
   constexpr lesson08::FragmentTile tile{};
   constexpr int kHalves = kFragmentRows * kFragmentCols;
-  if (const auto clash = kit::first_collision(tile, kHalves)) {
+  if (const auto clash = kit::first_collision(tile, kFragmentRows, kFragmentCols, kHalves)) {
     return "FragmentTile: " + kit::describe(*clash, kHalves, "the 16 x 64 halves") +
            ": the fragments would lose data (every element needs a half of its own)";
   }

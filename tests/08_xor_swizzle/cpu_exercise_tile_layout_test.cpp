@@ -30,7 +30,8 @@ std::string picture() {
 /// or one outside the tile's 32 x 32 floats.
 std::optional<std::string> tile_loss() {
   constexpr int kFloats = kTileDim * kTileDim;
-  if (const auto clash = kit::first_collision(lesson08::TileLayout{}, kFloats)) {
+  if (const auto clash =
+          kit::first_collision(lesson08::TileLayout{}, kTileDim, kTileDim, kFloats)) {
     return "TileLayout: " + kit::describe(*clash, kFloats, "the tile's 32 x 32 floats") +
            ": score_rows would lose data (every tile element needs a float of its own)";
   }

@@ -15,8 +15,11 @@ using lesson08::kChunkHalves;
 using lesson08::kFragmentCols;
 using lesson08::kFragmentRows;
 
+static_assert(lesson08::holds_the_fragment_tile<lesson08::FragmentTile>());
+
 TEST(FragmentTile, OneToOneWithoutPadding) {
-  const auto clash = kit::first_collision(lesson08::FragmentTile{}, kFragmentRows * kFragmentCols);
+  const auto clash = kit::first_collision(lesson08::FragmentTile{}, kFragmentRows, kFragmentCols,
+                                          kFragmentRows * kFragmentCols);
   ASSERT_FALSE(clash) << kit::describe(*clash, kFragmentRows * kFragmentCols,
                                        "the 16 x 64 halves: no padding here");
 }

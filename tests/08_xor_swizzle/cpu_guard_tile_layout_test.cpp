@@ -10,14 +10,17 @@
 
 #include "kit/bank_model.hpp"
 #include "kit/layout.hpp"
+#include "score_rows/shape.hpp"
 
 namespace {
 
 using lesson08::kTileDim;
 
+static_assert(families::score_rows::holds_the_tile<lesson08::ScoreRows, lesson08::TileLayout>());
+
 TEST(TileLayout, OneToOneWithoutPadding) {
   constexpr int kFloats = kTileDim * kTileDim;
-  const auto clash = kit::first_collision(lesson08::TileLayout{}, kFloats);
+  const auto clash = kit::first_collision(lesson08::TileLayout{}, kTileDim, kTileDim, kFloats);
   ASSERT_FALSE(clash) << kit::describe(*clash, kFloats,
                                        "the tile's 32 x 32 floats: no padding here");
 }

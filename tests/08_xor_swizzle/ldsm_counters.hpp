@@ -50,6 +50,7 @@ LdsmCounts fragment_counts(int tiles) {
 /// session sees these; it does not count ldmatrix).
 template <class Tile>
 kit::Trace fragment_store_trace(int tiles) {
+  static_assert(holds_the_fragment_tile<Tile>());
   kit::Trace t;
   for (int i = 0; i < kChunkStores; ++i) {
     t.add(kit::SharedOp::store,

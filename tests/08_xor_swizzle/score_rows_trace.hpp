@@ -10,6 +10,10 @@
 
 namespace lesson08::testing {
 
+/// The student's TileLayout is the layout of the lesson's whole tile, of floats (a compile
+/// error names the rule otherwise).
+static_assert(families::score_rows::holds_the_tile<ScoreRows, TileLayout>());
+
 /// The student's pair store (exercise.hpp), as the kernel takes it.
 struct ExercisePairs {
   static constexpr PairStore at(int r, int p) { return pair_store(r, p); }

@@ -21,9 +21,7 @@ using lesson11::kBoxRows;
 using lesson11::kChunkFloats;
 
 TEST(Read128Layout, FindsEveryElementWhereTheTmaPutIt) {
-  static_assert(lesson11::Read128Layout::kRows == kBoxRows &&
-                    lesson11::Read128Layout::kCols == kBox128Cols,
-                "Read128Layout is a kBoxRows x kBox128Cols layout");
+  static_assert(lesson11::holds_the_128b_box<lesson11::Read128Layout>());
   constexpr lesson11::Read128Layout yours{};
   constexpr lesson11::testing::Tma128Layout tma{};
   for (int r = 0; r < kBoxRows; ++r) {
@@ -57,7 +55,8 @@ TEST(Read128Layout, FindsEveryElementWhereTheTmaPutIt) {
 
 TEST(Read128Layout, ChunkReadsCostTheIdeal) {
   constexpr int kBoxFloats = kBoxRows * kBox128Cols;
-  const auto clash = kit::first_collision(lesson11::Read128Layout{}, kBoxFloats);
+  const auto clash =
+      kit::first_collision(lesson11::Read128Layout{}, kBoxRows, kBox128Cols, kBoxFloats);
   ASSERT_FALSE(clash) << "Read128Layout: " << kit::describe(*clash, kBoxFloats, "the box")
                       << ": copy_tiles and score_tiles would read wrong data (every element "
                          "of the box needs a float of its own)";

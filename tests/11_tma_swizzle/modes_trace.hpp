@@ -13,6 +13,10 @@
 
 namespace lesson11::testing {
 
+/// The student's Read128Layout is the layout of the whole box, of floats (a compile error names
+/// the rule otherwise).
+static_assert(holds_the_128b_box<Read128Layout>());
+
 /// The read layout and box columns of configuration `c`, given to f as a layout object.
 template <class F>
 decltype(auto) with_read_layout(Config c, F&& f) {

@@ -97,6 +97,36 @@ TEST(Layout, FirstCollisionNamesBothElementsOrTheOneOutside) {
                 " lies outside the tile's 1024 floats");
 }
 
+/// A layout that says it has one row: its offsets are those of a 64 x 32 tile's row 0 for
+/// every row, so over its own word (one row) it looks one-to-one.
+struct ClaimsOneRow {
+  using value_type = float;
+  static constexpr int kRows = 1;
+  static constexpr int kCols = 32;
+  constexpr int operator()(int r, int c) const { return c + 0 * r; }
+};
+
+static_assert(kit::is_layout_of<Padded, float, 32, 32>, "Pitched says its shape and type");
+static_assert(kit::is_layout_of<XorTile, float, 32, 32>, "a swizzle keeps the shape and type");
+static_assert(!kit::is_layout_of<Padded, float, 64, 32>, "another row count");
+static_assert(!kit::is_layout_of<Padded, float, 32, 16>, "another column count");
+static_assert(!kit::is_layout_of<Padded, short, 32, 32>, "another element type");
+static_assert(!kit::is_layout_of<ClaimsOneRow, float, 64, 32>, "one row is not 64");
+static_assert(kit::cosize<ClaimsOneRow>() == 32 && kit::cosize<ClaimsOneRow>(64, 32) == 32,
+              "cosize over the layout's own word, or over the tile given");
+static_assert(kit::cosize<Padded>(2, 32) == 33 + 32, "rows 0 and 1 of the padded tile");
+
+TEST(Layout, FirstCollisionWalksTheTileItIsGiven) {
+  EXPECT_FALSE(kit::first_collision(ClaimsOneRow{}, 64 * 32)) << "its own word: one row";
+  const auto clash = kit::first_collision(ClaimsOneRow{}, 64, 32, 64 * 32);
+  ASSERT_TRUE(clash) << "the 64 x 32 tile the kernel stores through it";
+  EXPECT_EQ(clash->a.row, 0);
+  EXPECT_EQ(clash->b.row, 1);
+  EXPECT_EQ(clash->b.col, 0);
+  EXPECT_EQ(clash->offset, 0);
+  EXPECT_FALSE(kit::first_collision(Padded{}, 32, 32, kit::cosize<Padded>()));
+}
+
 TEST(Layout, WarpAccessWidthsAndInactiveLanes) {
   const kit::WarpAccess pairs = kit::warp_access(
       Plain{},

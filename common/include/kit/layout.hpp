@@ -17,7 +17,10 @@
 ///     another.
 ///
 /// Any type with `value_type`, `kRows`, `kCols` and `constexpr int operator()(int row, int col)`
-/// is a layout to the functions below: a lesson may write its own.
+/// is a layout to the functions below: a lesson may write its own. Its kRows, kCols and
+/// value_type are only its word: a kernel or a test handed a layout holds it to the tile it
+/// really has (is_layout_of, from its own constants) and walks that tile (the functions below
+/// that take `rows` and `cols`).
 #pragma once
 
 #include <algorithm>
@@ -25,6 +28,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kit/bank_model.hpp"
@@ -110,18 +114,36 @@ struct Swizzled {
   }
 };
 
-/// Elements a shared array needs to hold every element of the layout: the largest offset + 1.
-/// `__shared__ float tile[kit::cosize<Layout>()];`
+/// True when `Layout` is a layout of a `Rows` x `Cols` tile of `T`: its kRows, kCols and
+/// value_type are those. A layout's own word decides what the functions below walk (its kRows x
+/// kCols elements) and the byte addresses the bank model sees (offsets times the size of its
+/// value_type), so whoever takes a layout it did not write holds it to the tile the kernel has:
+///
+///     static_assert(kit::is_layout_of<TileLayout, float, kTileRows, kTileDim>,
+///                   "TileLayout must be kTileRows x kTileDim floats: it is the tile's layout");
+template <class Layout, class T, int Rows, int Cols>
+inline constexpr bool is_layout_of =
+    std::is_same_v<typename Layout::value_type, T>&& Layout::kRows == Rows&& Layout::kCols == Cols;
+
+/// Elements a shared array needs to hold elements (0, 0) ... (rows - 1, cols - 1) of the layout:
+/// the largest of their offsets + 1.
 template <class Layout>
-KIT_HD constexpr int cosize() {
+KIT_HD constexpr int cosize(int rows, int cols) {
   int largest = -1;
-  for (int r = 0; r < Layout::kRows; ++r) {
-    for (int c = 0; c < Layout::kCols; ++c) {
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
       const int o = Layout{}(r, c);
       largest = o > largest ? o : largest;
     }
   }
   return largest + 1;
+}
+
+/// Elements a shared array needs to hold every element of the layout (its kRows x kCols): the
+/// largest offset + 1. `__shared__ float tile[kit::cosize<Layout>()];`
+template <class Layout>
+KIT_HD constexpr int cosize() {
+  return cosize<Layout>(Layout::kRows, Layout::kCols);
 }
 
 /// Byte offset of element (row, col): what a bank sees.
@@ -138,13 +160,14 @@ struct Collision {
   int offset; ///< The shared offset.
 };
 
-/// The first pair of elements that share an offset, or nothing when the layout is one-to-one.
-/// Also reports an offset outside [0, capacity) as a collision of an element with itself.
+/// The first pair of elements of the `rows` x `cols` tile (row by row) that share an offset, or
+/// nothing when the layout maps that tile one-to-one. Also reports an offset outside
+/// [0, capacity) as a collision of an element with itself.
 template <class Layout>
-std::optional<Collision> first_collision(const Layout& layout, int capacity) {
+std::optional<Collision> first_collision(const Layout& layout, int rows, int cols, int capacity) {
   std::vector<std::optional<Coord>> owner(static_cast<std::size_t>(capacity > 0 ? capacity : 0));
-  for (int r = 0; r < Layout::kRows; ++r) {
-    for (int c = 0; c < Layout::kCols; ++c) {
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
       const int o = layout(r, c);
       if (o < 0 || o >= capacity) {
         return Collision{{r, c}, {r, c}, o};
@@ -156,6 +179,12 @@ std::optional<Collision> first_collision(const Layout& layout, int capacity) {
     }
   }
   return std::nullopt;
+}
+
+/// first_collision() over the layout's own kRows x kCols elements.
+template <class Layout>
+std::optional<Collision> first_collision(const Layout& layout, int capacity) {
+  return first_collision(layout, Layout::kRows, Layout::kCols, capacity);
 }
 
 /// A collision in words, for a test's failure message: "element (r, c) at offset o lies outside

@@ -7,6 +7,14 @@ exercise test of the lesson: a test that fails on the starter, so the grader wei
 weigh nothing by default), with a message that names what is lost. And the reference
 solutions themselves pass.
 
+A layout is held to the lesson's tile, not to its own word: one whose kRows, kCols or
+value_type differ from the lesson's constants (a layout that says it has one row, so the checks
+see one row while the kernel stores them all into it; a value_type of 2 bytes, so the model
+prices as shorts the floats the kernel stores) does not compile. Such a mistake is
+caught when the lesson's CPU test program fails to build with the message that names the rule
+(the grader scores every test of a program that did not build zero, the named exercise test
+among them).
+
 The build configured here is a small one: a copy of the course with the lessons whose student
 writes a layout, an index function or an assignment (not lesson 10, whose exercise is a timing
 harness), the solutions tree only, no GPU test program. Each mistake is written into the copy's
@@ -46,7 +54,8 @@ class Mistake:
     lesson: str  # the lesson folder
     edits: List[Tuple[str, str]]  # (text in the solution's exercise.hpp, its replacement)
     test: str  # Suite.Name: the CPU exercise test that must fail
-    pattern: str  # what its output must hold
+    pattern: str  # what its output must hold (the compiler's, where the program must not build)
+    builds: bool = True  # False: the lesson's CPU test program must not compile
 
 
 def layout_struct(name: str, rows: str, cols: str, value_type: str, body: str) -> str:
@@ -84,6 +93,11 @@ L09_FLOAT4 = ("KIT_HD static constexpr int col(int t, int j) { return 4 * t + 4 
               "(j / 4) + j % 4; }")
 L11_LAYOUT = ("using Read128Layout = kit::Swizzled<PlainBoxLayout<kBox128Cols>, "
               "kit::Swizzle<3, 2, 3>>;")
+
+#: The compiler's message for a score_rows tile layout (lessons 03, 07 and 08) of another shape
+#: or element type than the lesson's tile.
+SCORE_ROWS_TILE = (r"static assertion failed: TileLayout must be kTileRows x kTileDim floats "
+                   r"\(kRows == ScoreRows::kTileRows, kCols == kTileDim, value_type float\)")
 
 MISTAKES: List[Mistake] = [
     # Lesson 01: reverse_blocks' staging layout.
@@ -147,6 +161,15 @@ MISTAKES: List[Mistake] = [
                                         "32 * (r / 32) + ((c ^ r) % 32)"))],
             "TileLayout.EveryColumnIsOneWavefront",
             r"TileLayout: element \(1, 0\) at offset 1 shares its offset with element \(0, 1\)"),
+    Mistake("a layout that says it has one row (kRows = 1): every row stored into 32 floats",
+            "03_stride_32",
+            [(L03_LAYOUT, layout_struct("TileLayout", "1", "kTileDim", "float", "c + 0 * r"))],
+            "TileLayout.EveryColumnIsOneWavefront", SCORE_ROWS_TILE, builds=False),
+    Mistake("a value_type of 2 bytes: the model prices a 2-way conflict of floats as shorts",
+            "03_stride_32",
+            [(L03_LAYOUT, layout_struct("TileLayout", "kTileRows", "kTileDim", "short",
+                                        "2 * (r * kTileDim + (c + r) % kTileDim)"))],
+            "TileLayout.ScoreRowsAsCheapAsItsTwin", SCORE_ROWS_TILE, builds=False),
     # Lesson 04: eval_polys' table and center_blocks' partial sums.
     Mistake("pitch 97: polynomials past the table's end", "04_broadcast",
             [("inline constexpr int kTablePitch = kCoefs + 1;",
@@ -160,6 +183,11 @@ MISTAKES: List[Mistake] = [
             "TableLayout.AsCheapAsTheTwin",
             r"CoefLayout: polynomial 2, coefficient 0 at offset 0 shares its float with "
             r"polynomial 0, coefficient 0"),
+    Mistake("a table that says it holds one polynomial (kRows = 1)", "04_broadcast",
+            [(L04_LAYOUT, layout_struct("CoefLayout", "1", "kCoefs", "float", "c + 0 * r"))],
+            "TableLayout.EveryInstructionCostsOneWavefront",
+            r"static assertion failed: CoefLayout must be kPolysPerBlock x kCoefs floats "
+            r"\(kRows == kPolysPerBlock, kCols == kCoefs, value_type float\)", builds=False),
     Mistake("every warp's partial sum at one offset", "04_broadcast",
             [(L04_PARTIAL, "KIT_HD constexpr int partial_offset(int warp) {\n"
                            "  return 0 * warp;\n}")],
@@ -183,6 +211,11 @@ MISTAKES: List[Mistake] = [
             "Layout.PaddedKernelCostsTheIdealEverywhere",
             r"PaddedLayout spans \d+ bytes, more than the 49152 bytes of __shared__ a block "
             r"may declare"),
+    Mistake("a padded tile that says it has one row (kRows = 1)", "05_padded_transpose",
+            [(L05_LAYOUT, layout_struct("PaddedLayout", "1", "kTileDim", "float", "c + 0 * r"))],
+            "Layout.PaddedColumnReadIsOneWavefrontForEveryColumn",
+            r"static assertion failed: PaddedLayout must be kTileDim x kTileDim floats "
+            r"\(kRows == kCols == kTileDim, value_type float\)", builds=False),
     # Lesson 06: the half tile.
     Mistake("a half tile of 16 rows (r % 16)", "06_half_types",
             [(L06_LAYOUT, layout_struct("HalfTileLayout", "kTileDim", "kTileDim", "__half",
@@ -197,6 +230,18 @@ MISTAKES: List[Mistake] = [
             "PairLayout.Half2KernelCostsTheIdealEverywhere",
             r"HalfTileLayout spans \d+ bytes, more than the 49152 bytes of __shared__ a block "
             r"may declare"),
+    Mistake("a half tile that says it has 16 rows (kRows = 16, r % 16)", "06_half_types",
+            [(L06_LAYOUT, layout_struct("HalfTileLayout", "16", "kTileDim", "__half",
+                                        "(r % 16) * kHalfPitch + c"))],
+            "HalfLayout.EveryColumnReadIsOneWavefront",
+            r"static assertion failed: HalfTileLayout must be kTileDim x kTileDim halves "
+            r"\(kRows == kCols == kTileDim, value_type __half\)", builds=False),
+    Mistake("a tile of floats, rows 33 floats apart (value_type float)", "06_half_types",
+            [(L06_LAYOUT, "using HalfTileLayout = kit::Pitched<float, kTileDim, kTileDim, "
+                          "kTileDim + 1>;")],
+            "HalfLayout.TransposeHalfCostsTheIdealEverywhere",
+            r"static assertion failed: HalfTileLayout must be kTileDim x kTileDim halves "
+            r"\(kRows == kCols == kTileDim, value_type __half\)", builds=False),
     # Lesson 07: score_rows4's tile.
     Mistake("pitch 68: rows past the tile's buffer", "07_wide_accesses",
             [("inline constexpr int kTilePitch = kTileDim + kVec;",
@@ -215,6 +260,16 @@ MISTAKES: List[Mistake] = [
             "TileLayout.EveryFloat4LoadCostsItsIdeal",
             r"TileLayout: element \(0, 1\) lives at offset 3, but the float4 load of row 0 at "
             r"column 0 reads it from offset 1: score_rows would lose data"),
+    Mistake("a layout that says it has one row, its rows 8 apart in 288 floats", "07_wide_accesses",
+            [(L07_LAYOUT, layout_struct("TileLayout", "1", "kTileDim", "float",
+                                        "(r % 8) * 36 + c"))],
+            "TileLayout.EveryFloat4LoadCostsItsIdeal", SCORE_ROWS_TILE, builds=False),
+    Mistake("a value_type of 2 bytes: rows 2k and 2k + 1 share their float4 chunks' banks (a "
+            "2-way conflict of floats), priced as 8-byte loads at their ideal",
+            "07_wide_accesses",
+            [(L07_LAYOUT, layout_struct("TileLayout", "kTileRows", "kTileDim", "short",
+                                        "r * kTileDim + 4 * ((c / 4 + r / 2) % 8) + c % 4"))],
+            "TileLayout.EveryFloat4LoadCostsItsIdeal", SCORE_ROWS_TILE, builds=False),
     # Lesson 08: score_rows' swizzled tile, its pair store, and the ldmatrix tile.
     Mistake("a swizzle that is not a bijection (the row's base left out)", "08_xor_swizzle",
             [(L08_LAYOUT, layout_struct("TileLayout", "kTileDim", "kTileDim", "float", "c ^ r"))],
@@ -238,6 +293,24 @@ MISTAKES: List[Mistake] = [
             "FragmentTile.EveryLdmatrixAtItsIdeal",
             r"FragmentTile: element \(8, 0\) at offset 0 shares its offset with element \(0, 0\): "
             r"the fragments would lose data"),
+    Mistake("a tile that says it has one row (kRows = 1): every row stored into 32 floats",
+            "08_xor_swizzle",
+            [(L08_LAYOUT, layout_struct("TileLayout", "1", "kTileDim", "float", "c + 0 * r"))],
+            "TileLayout.EveryColumnIsOneWavefront", SCORE_ROWS_TILE, builds=False),
+    Mistake("a value_type of 2 bytes: rows 2k and 2k + 1 share their banks (a 2-way conflict "
+            "of floats), priced as shorts at one wavefront",
+            "08_xor_swizzle",
+            [(L08_LAYOUT, layout_struct("TileLayout", "kTileDim", "kTileDim", "short",
+                                        "r * kTileDim + 2 * ((c / 2 + r / 2) % 16) + c % 2"))],
+            "TileLayout.FewerWavefrontsThanTheBestPadding", SCORE_ROWS_TILE, builds=False),
+    Mistake("a fragment tile that says it has 8 rows (kRows = 8, r % 8)", "08_xor_swizzle",
+            [(L08_FRAGMENT, layout_struct(
+                "FragmentTile", "8", "kFragmentCols", "__half",
+                "kit::Swizzled<FragmentRows, kit::Swizzle<3, 3, 3>>{}(r % 8, c)"))],
+            "FragmentTile.EveryLdmatrixAtItsIdeal",
+            r"static assertion failed: FragmentTile must be kFragmentRows x kFragmentCols halves "
+            r"\(kRows == kFragmentRows, kCols == kFragmentCols, value_type __half\)",
+            builds=False),
     # Lesson 09: the column assignments.
     Mistake("every element of a fragment in one column", "09_gemm_tiles",
             [(L09_SCALAR, "KIT_HD static constexpr int col(int t, int j) { return t + 0 * j; }")],
@@ -262,6 +335,13 @@ MISTAKES: List[Mistake] = [
             "Read128Layout.ChunkReadsCostTheIdeal",
             r"Read128Layout: element \(8, 0\) at offset 0 shares its offset with element \(0, 0\): "
             r"copy_tiles and score_tiles would read wrong data"),
+    Mistake("a read layout that says it has 8 rows (kRows = 8, r % 8)", "11_tma_swizzle",
+            [(L11_LAYOUT, layout_struct(
+                "Read128Layout", "8", "kBox128Cols", "float",
+                "kit::Swizzled<PlainBoxLayout<kBox128Cols>, kit::Swizzle<3, 2, 3>>{}(r % 8, c)"))],
+            "Read128Layout.ChunkReadsCostTheIdeal",
+            r"static assertion failed: Read128Layout must be kBoxRows x kBox128Cols floats "
+            r"\(kRows == kBoxRows, kCols == kBox128Cols, value_type float\)", builds=False),
 ]
 
 
@@ -319,12 +399,16 @@ class WrongAnswersThatLoseData(unittest.TestCase):
     def tearDownClass(cls) -> None:
         cls._tmp.cleanup()
 
-    def run_program(self, lesson: str, gtest_filter: str) -> subprocess.CompletedProcess:
+    def build_program(self, lesson: str) -> subprocess.CompletedProcess:
         self.assertEqual(self.configure.returncode, 0,
                          self.configure.stdout[-3000:] + self.configure.stderr[-3000:])
+        return subprocess.run([self.cmake, "--build", str(self.build), "--target",
+                               program_of(lesson)],
+                              env=self.env, capture_output=True, text=True, timeout=600)
+
+    def run_program(self, lesson: str, gtest_filter: str) -> subprocess.CompletedProcess:
         target = program_of(lesson)
-        build = subprocess.run([self.cmake, "--build", str(self.build), "--target", target],
-                               env=self.env, capture_output=True, text=True, timeout=600)
+        build = self.build_program(lesson)
         self.assertEqual(build.returncode, 0, build.stdout[-3000:] + build.stderr[-3000:])
         program = self.build / "tests" / "solution" / target
         run = subprocess.run([str(program), f"--gtest_filter={gtest_filter}"],
@@ -359,13 +443,26 @@ class WrongAnswersThatLoseData(unittest.TestCase):
                     text = text.replace(old, new)
                 path.write_text(text)
                 try:
-                    run = self.run_program(m.lesson, m.test)
+                    if m.builds:
+                        run = self.run_program(m.lesson, m.test)
+                    else:
+                        build = self.build_program(m.lesson)
                 finally:
                     path.write_text(original)
-                self.assertNotEqual(run.returncode, 0, f"{m.what}: not caught by {m.test}\n"
-                                                       f"{run.stdout[-4000:]}")
-                self.assertIn(f"[  FAILED  ] {m.test} ", run.stdout)
-                self.assertRegex(run.stdout, m.pattern, f"{m.what}: the message does not name it")
+                if m.builds:
+                    self.assertNotEqual(run.returncode, 0, f"{m.what}: not caught by {m.test}\n"
+                                                           f"{run.stdout[-4000:]}")
+                    self.assertIn(f"[  FAILED  ] {m.test} ", run.stdout)
+                    self.assertRegex(run.stdout, m.pattern,
+                                     f"{m.what}: the message does not name it")
+                else:
+                    said = build.stdout + build.stderr
+                    self.assertNotEqual(build.returncode, 0,
+                                        f"{m.what}: {program_of(m.lesson)} compiles, so "
+                                        f"{m.test} judges the layout by its own word")
+                    self.assertRegex(said, m.pattern,
+                                     f"{m.what}: the compiler's message does not name the rule\n"
+                                     f"{said[-4000:]}")
 
 
 if __name__ == "__main__":
