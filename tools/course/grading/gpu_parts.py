@@ -21,12 +21,13 @@ GPU tests only (sandbox.py); each is found from the machine, never from a list o
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 from course.grading import libraries
 
@@ -152,21 +153,37 @@ def cuda_toolkit(env: Optional[Dict[str, str]] = None) -> Optional[Path]:
     return None
 
 
-def toolkit_folders(toolkit: Optional[Path], path: str = "") -> List[str]:
-    """The toolkit's folder and, for each of its programs a test starts (compute-sanitizer,
-    ncu: in its bin/, or on `path`) that leads out of it, the folder that holds the program."""
+#: Where the toolkit's `ncu` launcher looks for Nsight Compute when the toolkit's folder holds
+#: no `nsight-compute-*` of its own (a separate installation of it).
+NSIGHT_COMPUTE_HOMES = ("/opt/nvidia/nsight-compute",)
+
+
+def toolkit_folders(toolkit: Optional[Path], path: str = "",
+                    nsight_homes: Sequence[str] = NSIGHT_COMPUTE_HOMES) -> List[str]:
+    """The toolkit's folder and what its programs a test starts (compute-sanitizer, ncu) need
+    outside it: for each, in its bin/ or on `path`, the folder that holds the program where it
+    leads out of the toolkit; the folders an `nsight-compute-*` link of the toolkit's leads to;
+    and the Nsight Compute installation `ncu`'s launcher looks for besides (`nsight_homes`)."""
     if toolkit is None:
         return []
     folders = [str(toolkit)]
     real_toolkit = os.path.realpath(toolkit)
+
+    def outside(place: str) -> None:
+        real = os.path.realpath(place)
+        if not (real + "/").startswith(real_toolkit + "/") and real not in folders:
+            folders.append(real)
+
     for program in TOOLKIT_PROGRAMS:
         for found in (str(toolkit / "bin" / program), shutil.which(program, path=path) or ""):
-            if not found or not os.path.exists(found):
-                continue
-            real = os.path.realpath(found)
-            home = os.path.dirname(real)
-            if not (real + "/").startswith(real_toolkit + "/") and home not in folders:
-                folders.append(home)
+            if found and os.path.exists(found):
+                outside(os.path.dirname(os.path.realpath(found)))
+    for entry in sorted(glob.glob(os.path.join(glob.escape(str(toolkit)), "nsight-compute*"))):
+        if os.path.isdir(entry):
+            outside(entry)
+    for home in nsight_homes:
+        if os.path.isdir(home):
+            outside(home)
     return folders
 
 

@@ -355,7 +355,17 @@ class SandboxParts(ToolTest):
         (cuda / "compute-sanitizer").mkdir()
         (cuda / "compute-sanitizer" / "compute-sanitizer").write_text("")
         (cuda / "bin" / "compute-sanitizer").symlink_to("../compute-sanitizer/compute-sanitizer")
-        self.assertEqual(toolkit_folders(cuda), [str(cuda), str(nsight)])
+        self.assertEqual(toolkit_folders(cuda, nsight_homes=()), [str(cuda), str(nsight)])
+        # The ncu launcher of the toolkit's bin/ finds Nsight Compute through a link of the
+        # toolkit's, or in an installation of its own (/opt/nvidia/nsight-compute): both shown.
+        (cuda / "bin" / "ncu").unlink()
+        (cuda / "bin" / "ncu").write_text("#!/bin/sh\n")
+        linked, installed = self.tmp / "opt" / "nsight-compute-2025", self.tmp / "opt" / "nvidia-nc"
+        linked.mkdir(parents=True)
+        installed.mkdir()
+        (cuda / "nsight-compute-2025").symlink_to(linked)
+        self.assertEqual(toolkit_folders(cuda, nsight_homes=(str(installed), str(self.tmp / "none"))),
+                         [str(cuda), str(linked), str(installed)])
 
     def test_a_link_that_leaves_what_is_shown_brings_what_it_leads_to(self):
         from course.grading.sandbox import reach
