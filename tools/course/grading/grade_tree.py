@@ -22,11 +22,13 @@ grade report, say so). Exit status: 0 done, 2 for bad usage or when the policy c
 from __future__ import annotations
 
 import fnmatch
+import os
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from course.model.cli import Parser, run_main, split_list, write_text_atomic
 from course.model.course_model import (CourseError, Lesson, STUDENT_FILE_PATTERN, find_lessons,
@@ -125,6 +127,7 @@ def overlay(student: Path, course: Path, lessons: Optional[List[str]] = None,
                    [INSTRUCTOR_TABLE.as_posix()])
     chosen = {lesson_by_number(all_lessons, n).label for n in lessons} if lessons else None
     result = Overlay(policy)
+    taken: List[Tuple[Lesson, LessonOverlay, Dict[str, bytes], Optional[Dict[str, bytes]]]] = []
     for lesson in all_lessons:
         o = LessonOverlay(lesson.label, STUDENTS)
         result.lessons[lesson.label] = o
@@ -138,11 +141,20 @@ def overlay(student: Path, course: Path, lessons: Optional[List[str]] = None,
             o.files = STARTER_MISSING
             o.changed = _write(lesson, starters)
             continue
-        files = _student_files(theirs, student, lesson, starters, o)
-        if files is not None and policy:
-            findings = exercise_policy.check_lesson(course, lesson, files, starters,
-                                                    hidden_tests, cache_dir)
-            o.refused += [str(f) for f in findings]
+        taken.append((lesson, o, starters, _student_files(theirs, student, lesson, starters, o)))
+    if policy:
+        # The lessons at once: each parse is libclang's own work, outside Python's lock.
+        exercise_policy.library_names(cache_dir)  # made once, before the lessons share it
+        def judge(entry) -> List[str]:
+            lesson, _o, starters, files = entry
+            return [str(f) for f in exercise_policy.check_lesson(
+                course, lesson, files, starters, hidden_tests, cache_dir)]
+
+        checked = [entry for entry in taken if entry[3] is not None]
+        with ThreadPoolExecutor(max_workers=max(1, min(len(checked), os.cpu_count() or 1))) as pool:
+            for (_lesson, o, _starters, _files), refused in zip(checked, pool.map(judge, checked)):
+                o.refused += refused
+    for lesson, o, starters, files in taken:
         if files is None or o.refused:
             o.files = STARTER_REFUSED
             o.changed = _write(lesson, starters)
