@@ -14,7 +14,7 @@ import tempfile
 import textwrap
 import unittest
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from course.model.cli import module_command
 
@@ -343,3 +343,44 @@ def strip_ansi(text: str) -> str:
 def copy_fixture(name: str, dest: Path) -> Path:
     shutil.copyfile(str(FIXTURES / name), str(dest))
     return dest
+
+
+def build_tools() -> Dict[str, Optional[str]]:
+    """cmake, ctest and nvcc for a real build of a course copy (None where missing):
+    $COURSE_TEST_CMAKE and $COURSE_TEST_CTEST (which CMake sets), else PATH; nvcc on PATH or
+    in /usr/local/cuda."""
+    nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc"
+                                    if Path("/usr/local/cuda/bin/nvcc").exists() else None)
+    return {"cmake": os.environ.get("COURSE_TEST_CMAKE") or shutil.which("cmake"),
+            "ctest": os.environ.get("COURSE_TEST_CTEST") or shutil.which("ctest"), "nvcc": nvcc}
+
+
+def copy_of_the_course(dest: Path, lessons: List[str]) -> Path:
+    """This course copied to `dest` with only the named lessons (their lessons/, solutions/ and
+    tests/ folders), without its git history, builds and the student's state."""
+    def ignore(folder: str, names):
+        here = Path(folder).resolve()
+        skip = {n for n in names if n in (".git", "build", "__pycache__", ".course")}
+        if here in (ROOT / "lessons", ROOT / "solutions", ROOT / "tests"):
+            skip |= {n for n in names if re.match(r"^\d\d_", n) and n not in lessons}
+        return skip
+
+    shutil.copytree(str(ROOT), str(dest), ignore=ignore)
+    return dest
+
+
+def configure_solutions_on_the_cpu(source: Path, build: Path) -> Tuple[Dict[str, str],
+                                                                      subprocess.CompletedProcess]:
+    """Configures `build` for the reference solutions' CPU programs of the course copy `source`
+    (no student tree, no GPU tests, nvcc on PATH for the lessons' CUDA sources): the environment
+    to build in, and cmake's run."""
+    tools = build_tools()
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(tools['nvcc']).parent}{os.pathsep}{env.get('PATH', '')}"
+    configure = subprocess.run(
+        [tools["cmake"], "-S", str(source), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
+         "-DCOURSE_BUILD_STUDENT=OFF", "-DCOURSE_BUILD_SOLUTIONS=ON", "-DCOURSE_GPU_TESTS=OFF",
+         "-DCMAKE_CUDA_ARCHITECTURES=90"],
+        env=env, capture_output=True, text=True, timeout=600)
+    return env, configure
+

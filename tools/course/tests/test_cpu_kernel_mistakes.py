@@ -18,7 +18,6 @@ This file holds pieces of the reference solutions, so a student's repository lea
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -26,7 +25,7 @@ import unittest
 from pathlib import Path
 from typing import List, Tuple
 
-from course_testing import ROOT
+from course_testing import ROOT, build_tools, configure_solutions_on_the_cpu, copy_of_the_course
 
 LESSONS = ("05_padded_transpose", "06_half_types")
 
@@ -94,41 +93,17 @@ MISTAKES: List[Tuple[str, str, List[Tuple[str, str]], str, List[str]]] = [
 ]
 
 
-def tools_for_a_build():
-    cmake = os.environ.get("COURSE_TEST_CMAKE") or shutil.which("cmake")
-    nvcc = shutil.which("nvcc") or (Path("/usr/local/cuda/bin/nvcc")
-                                    if Path("/usr/local/cuda/bin/nvcc").exists() else None)
-    return cmake, nvcc
-
-
 @unittest.skipUnless((ROOT / "solutions").is_dir(), "needs the reference solutions")
-@unittest.skipUnless(all(tools_for_a_build()), "needs cmake and the CUDA toolkit (nvcc) to "
-                                               "configure a build")
+@unittest.skipUnless(all(build_tools().values()), "needs cmake and the CUDA toolkit (nvcc) to "
+                                                  "configure a build")
 class MistakesInsideTheKernels(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
         cls._tmp = tempfile.TemporaryDirectory(prefix="cpu-kernel-mistakes-")
-        cls.source = Path(cls._tmp.name) / "course"
-
-        def ignore(folder: str, names):
-            here = Path(folder).resolve()
-            skip = {n for n in names if n in (".git", "build", "__pycache__", ".course")}
-            if here in (ROOT / "lessons", ROOT / "solutions", ROOT / "tests"):
-                skip |= {n for n in names if re.match(r"^\d\d_", n) and n not in LESSONS}
-            return skip
-
-        shutil.copytree(str(ROOT), str(cls.source), ignore=ignore)
-        cmake, nvcc = tools_for_a_build()
-        cls.cmake = cmake
+        cls.source = copy_of_the_course(Path(cls._tmp.name) / "course", list(LESSONS))
+        cls.cmake = build_tools()["cmake"]
         cls.build = cls.source / "build" / "mistakes"
-        env = dict(os.environ)
-        env["PATH"] = f"{Path(nvcc).parent}{os.pathsep}{env.get('PATH', '')}"
-        cls.env = env
-        cls.configure = subprocess.run(
-            [cmake, "-S", str(cls.source), "-B", str(cls.build), "-DCMAKE_BUILD_TYPE=Release",
-             "-DCOURSE_BUILD_STUDENT=OFF", "-DCOURSE_BUILD_SOLUTIONS=ON", "-DCOURSE_GPU_TESTS=OFF",
-             "-DCMAKE_CUDA_ARCHITECTURES=90"],
-            env=env, capture_output=True, text=True, timeout=600)
+        cls.env, cls.configure = configure_solutions_on_the_cpu(cls.source, cls.build)
 
     @classmethod
     def tearDownClass(cls) -> None:
