@@ -25,7 +25,7 @@ import fnmatch
 import os
 import json
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
@@ -108,6 +108,14 @@ def _student_files(theirs: Path, student: Path, lesson: Lesson, starters: Dict[s
     return files
 
 
+def _judge(job) -> List[str]:
+    """The policy's findings on one lesson's files, as lines (a worker process's task)."""
+    from course.policy import exercise_policy
+    course, lesson, files, starters, hidden_tests, cache_dir = job
+    return [str(f) for f in exercise_policy.check_lesson(course, lesson, files, starters,
+                                                          hidden_tests, cache_dir)]
+
+
 def overlay(student: Path, course: Path, lessons: Optional[List[str]] = None,
             policy: bool = True, hidden_tests: Optional[Path] = None,
             cache_dir: Optional[Path] = None) -> Overlay:
@@ -143,17 +151,20 @@ def overlay(student: Path, course: Path, lessons: Optional[List[str]] = None,
             continue
         taken.append((lesson, o, starters, _student_files(theirs, student, lesson, starters, o)))
     if policy:
-        # The lessons at once: each parse is libclang's own work, outside Python's lock.
+        # The lessons at once, a process each: a check is libclang's parse and Python's walk of
+        # it, and threads would share one Python lock (ctypes hands it over on every call).
         exercise_policy.library_names(cache_dir)  # made once, before the lessons share it
-        def judge(entry) -> List[str]:
-            lesson, _o, starters, files = entry
-            return [str(f) for f in exercise_policy.check_lesson(
-                course, lesson, files, starters, hidden_tests, cache_dir)]
-
         checked = [entry for entry in taken if entry[3] is not None]
-        with ThreadPoolExecutor(max_workers=max(1, min(len(checked), os.cpu_count() or 1))) as pool:
-            for (_lesson, o, _starters, _files), refused in zip(checked, pool.map(judge, checked)):
-                o.refused += refused
+        jobs = [(course, lesson, files, starters, hidden_tests, cache_dir)
+                for lesson, _o, starters, files in checked]
+        workers = max(1, min(len(jobs), os.cpu_count() or 1))
+        if workers == 1:
+            verdicts = [_judge(job) for job in jobs]
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                verdicts = list(pool.map(_judge, jobs))
+        for (_lesson, o, _starters, _files), refused in zip(checked, verdicts):
+            o.refused += refused
     for lesson, o, starters, files in taken:
         if files is None or o.refused:
             o.files = STARTER_REFUSED
