@@ -38,7 +38,7 @@ const char* const kMetrics[] = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
 };
 constexpr std::size_t kNumMetrics = sizeof(kMetrics) / sizeof(kMetrics[0]);
-constexpr std::size_t kMaxRanges = 64; // kernels one measured launch may run
+constexpr std::size_t kMaxRanges = CounterSession::kMaxKernels;
 
 /// A CUPTI failure: the call, the result code and its text.
 struct CuptiFailure : std::runtime_error {
@@ -113,6 +113,17 @@ SharedCounters counters_from(const std::vector<double>& values, int kernels) {
   return out;
 }
 
+/// The shared-memory counters summed over the kernels of a launch (one value list each).
+SharedCounters summed(const std::vector<std::vector<double>>& ranges) {
+  std::vector<double> sums(kNumMetrics, 0.0);
+  for (const std::vector<double>& r : ranges) {
+    for (std::size_t i = 0; i < sums.size(); ++i) {
+      sums[i] += r[i];
+    }
+  }
+  return counters_from(sums, static_cast<int>(ranges.size()));
+}
+
 #endif
 
 } // namespace
@@ -133,7 +144,8 @@ struct CounterSession::Impl {
 
   void open();
   void close();
-  std::vector<double> measure(const std::function<void()>& launch, int& kernels);
+  /// The metrics of each kernel `launch` runs, in launch order.
+  std::vector<std::vector<double>> measure(const std::function<void()>& launch);
 #endif
 };
 
@@ -257,8 +269,8 @@ void CounterSession::Impl::open() {
   counter_data.resize(ds.counterDataSize);
 }
 
-std::vector<double> CounterSession::Impl::measure(const std::function<void()>& launch,
-                                                  int& kernels) {
+std::vector<std::vector<double>>
+CounterSession::Impl::measure(const std::function<void()>& launch) {
   auto di = cupti_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   di.pRangeProfilerObject = range;
@@ -320,14 +332,13 @@ std::vector<double> CounterSession::Impl::measure(const std::function<void()>& l
   info.counterDataImageSize = counter_data.size();
   KIT_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
 
-  kernels = static_cast<int>(info.numTotalRanges);
   std::vector<const char*> metrics;
   for (const std::string& m : metric_names) {
     metrics.push_back(m.c_str());
   }
-  std::vector<double> sums(metrics.size(), 0.0);
-  std::vector<double> values(metrics.size(), 0.0);
+  std::vector<std::vector<double>> ranges;
   for (std::size_t r = 0; r < info.numTotalRanges; ++r) {
+    std::vector<double> values(metrics.size(), 0.0);
     auto ev = cupti_params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
         CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
     ev.pHostObject = host;
@@ -338,11 +349,9 @@ std::vector<double> CounterSession::Impl::measure(const std::function<void()>& l
     ev.numMetrics = metrics.size();
     ev.pMetricValues = values.data();
     KIT_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&ev));
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      sums[i] += values[i];
-    }
+    ranges.push_back(std::move(values));
   }
-  return sums;
+  return ranges;
 }
 
 void CounterSession::Impl::close() {
@@ -402,9 +411,7 @@ CounterSession::CounterSession(std::vector<std::string> metrics) : impl_(std::ma
       }
       SharedCounters c;
       try {
-        int kernels = 0;
-        const std::vector<double> v = impl_->measure([&] { launch_counter_probe(out); }, kernels);
-        c = counters_from(v, kernels);
+        c = summed(impl_->measure([&] { launch_counter_probe(out); }));
       } catch (...) {
         cudaFree(out);
         throw;
@@ -453,34 +460,13 @@ const std::string& CounterSession::chip() const {
   return impl_->chip;
 }
 
-SharedCounters CounterSession::measure(const std::function<void()>& launch) {
-  if (!impl_->shared_metrics) {
-    throw std::logic_error("CounterSession::measure on a session of other metrics: use "
-                           "measure_values");
-  }
-  int kernels = 0;
-  std::vector<double> values = measure_values(launch, &kernels);
-#if KIT_HAVE_RANGE_PROFILER
-  return counters_from(values, kernels);
-#else
-  (void)values;
-  return {};
-#endif
-}
-
-std::vector<double> CounterSession::measure_values(const std::function<void()>& launch,
-                                                   int* kernels) {
+std::vector<std::vector<double>> CounterSession::ranges(const std::function<void()>& launch) {
   if (!ok()) {
     throw std::runtime_error("CounterSession::measure on a refused session: " + impl_->refusal);
   }
 #if KIT_HAVE_RANGE_PROFILER
   try {
-    int k = 0;
-    std::vector<double> v = impl_->measure(launch, k);
-    if (kernels) {
-      *kernels = k;
-    }
-    return v;
+    return impl_->measure(launch);
   } catch (const CuptiFailure& f) {
     throw std::runtime_error(std::string("profiler failure: ") + f.what());
   }
@@ -488,6 +474,50 @@ std::vector<double> CounterSession::measure_values(const std::function<void()>& 
   (void)launch;
   throw std::runtime_error("no Range Profiler API in this build");
 #endif
+}
+
+SharedCounters CounterSession::measure(const std::function<void()>& launch) {
+  if (!impl_->shared_metrics) {
+    throw std::logic_error("CounterSession::measure on a session of other metrics: use "
+                           "measure_values");
+  }
+#if KIT_HAVE_RANGE_PROFILER
+  return summed(ranges(launch));
+#else
+  ranges(launch);
+  return {};
+#endif
+}
+
+std::vector<SharedCounters> CounterSession::measure_each(const std::function<void()>& launch) {
+  if (!impl_->shared_metrics) {
+    throw std::logic_error("CounterSession::measure_each on a session of other metrics: use "
+                           "measure_values");
+  }
+  std::vector<SharedCounters> out;
+#if KIT_HAVE_RANGE_PROFILER
+  for (const std::vector<double>& r : ranges(launch)) {
+    out.push_back(counters_from(r, 1));
+  }
+#else
+  ranges(launch);
+#endif
+  return out;
+}
+
+std::vector<double> CounterSession::measure_values(const std::function<void()>& launch,
+                                                   int* kernels) {
+  const std::vector<std::vector<double>> per_kernel = ranges(launch);
+  std::vector<double> sums(impl_->metric_names.size(), 0.0);
+  for (const std::vector<double>& r : per_kernel) {
+    for (std::size_t i = 0; i < sums.size(); ++i) {
+      sums[i] += r[i];
+    }
+  }
+  if (kernels) {
+    *kernels = static_cast<int>(per_kernel.size());
+  }
+  return sums;
 }
 
 bool CounterSession::active() {

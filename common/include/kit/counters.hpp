@@ -33,6 +33,9 @@ struct SharedCounters {
 /// An in-process profiler session. Not copyable; one at a time per process.
 class CounterSession {
 public:
+  /// The most kernels one measured launch may run.
+  static constexpr int kMaxKernels = 64;
+
   /// Opens the session and measures a probe kernel; never throws for a refusal.
   /// The environment variable `KIT_COUNTERS_REFUSE=<reason>` forces the refusal path.
   CounterSession();
@@ -62,10 +65,16 @@ public:
   /// summed over its kernels (their count in `*kernels` when given). Throws like measure().
   std::vector<double> measure_values(const std::function<void()>& launch, int* kernels = nullptr);
 
+  /// Runs `launch` under the profiler and returns the counters of each kernel it ran, in
+  /// launch order: one session pass measures up to 64 patterns (the kit's pattern probe).
+  /// Throws like measure().
+  std::vector<SharedCounters> measure_each(const std::function<void()>& launch);
+
   /// True while any session is open in this process (the timer refuses to time then).
   static bool active();
 
 private:
+  std::vector<std::vector<double>> ranges(const std::function<void()>& launch);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
