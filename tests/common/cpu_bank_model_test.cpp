@@ -151,8 +151,9 @@ TEST(BankModel, ConflictCountersReadTheExcessOverTheIdeal) {
 }
 
 TEST(BankModel, MergedLoadsHaveTheIdealOfTheirPhases) {
-  // A lane^1 merge joins phases: the ideal is one wavefront per phase that is left, as the
-  // bank-conflict counters read it (gpu_counters_ideal_test). Stores never merge.
+  // A merge joins phases: the ideal is one wavefront per phase the lanes would take were they
+  // conflict-free, as the bank-conflict counters read it (gpu_counters_ideal_test). Stores
+  // never merge.
   EXPECT_EQ(analyze(strided_access(8, 0)).ideal, 1);  // broadcast: one phase
   EXPECT_EQ(analyze(strided_access(16, 0)).ideal, 2); // broadcast: two phases of 16 lanes
   EXPECT_EQ(analyze(kit::examples::grouped(16, 2, 16)).ideal, 2); // pairs: half-warps
@@ -164,18 +165,20 @@ TEST(BankModel, MergedLoadsHaveTheIdealOfTheirPhases) {
   // pairs 2 apart costs 4, 2 beyond its two merged phases.
   EXPECT_EQ(analyze(kit::examples::grouped(8, 2, 16)).excess(), 1);
   EXPECT_EQ(analyze(kit::examples::grouped(16, 2, 32)).excess(), 2);
-  // With inactive lanes the ideal stays one wavefront per phase (the counters may subtract
-  // less there: lanes 0, 2, 4, ... of a 16-byte stride-1 load read 2 conflicts).
+  // Lanes 0, 2, 4, ... of a 16-byte stride-1 load: each half's two quarters could share a
+  // wavefront but ask banks 0-3 twice, so the load costs 4 where 2 would do (the counters
+  // read 2 conflicts).
   const kit::BankReport even = analyze(strided_access(16, 1, 0, 0x55555555u));
   EXPECT_EQ(even.wavefronts, 4);
-  EXPECT_EQ(even.ideal, 4);
+  EXPECT_EQ(even.phases, 4);
+  EXPECT_EQ(even.ideal, 2);
   EXPECT_EQ(analyze(strided_access(16, 1, 0, 0x000000ffu)).ideal, 1);
   EXPECT_EQ(analyze(strided_access(16, 1, 0, 0x80000001u)).ideal, 2);
   // A request never costs less than its ideal: every measured example, loads and stores.
   for (const auto& ex : kit::examples::measured_examples()) {
     const kit::BankReport r = analyze(ex.access, ex.op);
     EXPECT_GE(r.wavefronts, r.ideal) << ex.name;
-    EXPECT_EQ(r.ideal, r.phases) << ex.name;
+    EXPECT_LE(r.ideal, r.phases) << ex.name;
     kit::Trace t;
     t.add(ex.op, ex.access, 5, ex.name);
     const kit::SharedCounts e = t.expected(), i = t.ideal();

@@ -1,12 +1,13 @@
 // The ideal held against the hardware: the bank-conflict counters read the wavefronts beyond
-// the ideal. For every full-warp pattern the load counter
+// the ideal. For every full-warp pattern of this suite the load counter
 // (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld) must equal the model's wavefronts
 // minus its ideal. The merged loads settle what "ideal" means there: an 8-byte broadcast load
 // is one phase (ideal 1), a 16-byte broadcast or a 16-byte load of lane pairs two (ideal 2),
 // and pairs that conflict inside their merged phase count the excess over those. With lanes
-// inactive the hardware can subtract less than one wavefront per phase (lanes 0, 2, 4, ... of
-// a 16-byte stride-1 load: 4 wavefronts, 2 counted as conflicts): those are held to the
-// model's excess from below. The store counter also counts other
+// inactive the counter subtracts an ideal of its own, sometimes more and sometimes less than
+// the model's (lanes 0-3 of each quarter of a 16-byte stride-1 load: 4 wavefronts where 3
+// would do, 0 counted as conflicts): partial loads are measured and tabled, not held to the
+// model's excess. The store counter also counts other
 // arbitration losses (about a tenth of a conflict per request on an H100, even for
 // conflict-free full-warp stores): stores are held to the excess from below and, for a full
 // warp, to a quarter of a conflict per request above it. Each pattern prints one line,
@@ -167,8 +168,9 @@ protected:
           << p.name << ": more store conflicts than the wavefronts beyond the model's ideal, "
           << "by more than a quarter per request";
     }
-    EXPECT_GE(c.load_bank_conflicts, load_excess)
-        << p.name << ": fewer load conflicts than the wavefronts beyond the model's ideal";
+    // A partial wide load's conflict counter is not the model's excess: the model's ideal is
+    // the fewest wavefronts the active lanes could take, and the counter subtracts its own
+    // (docs/measurements.md, "Masked wide loads"); the table above shows both.
     EXPECT_GE(c.store_bank_conflicts, store_excess)
         << p.name << ": fewer store conflicts than the wavefronts beyond the model's ideal";
     ++checked_;

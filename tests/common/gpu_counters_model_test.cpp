@@ -2,14 +2,15 @@
 // kernel under the profiler, and the counters must equal the model, request for request and
 // wavefront for wavefront. Patterns: every measured example (loads and stores), all five
 // widths over a range of strides, broadcast and the lane^1 cases, partial warps and masked
-// lanes, and offset sets drawn at random (the seed is printed; KIT_SEED=<seed> replays it).
+// lanes, and draws of kit::random_pattern (the seed is printed; KIT_SEED=<seed> replays it).
 #include <gtest/gtest.h>
 
-#include <random>
+#include <memory>
 #include <vector>
 
 #include "hardware_examples.hpp"
 #include "kit/pattern_bench.hpp"
+#include "kit/pattern_draws.hpp"
 #include "kit/testing.hpp"
 
 namespace {
@@ -153,27 +154,47 @@ TEST_F(ModelAgainstCounters, LaneXorOneCases) {
 }
 
 TEST_F(ModelAgainstCounters, RandomOffsetSets) {
+  // Draws of kit::random_pattern (5 in 8 of them 8- or 16-byte, most masked), measured
+  // CounterSession::kMaxKernels to a profiler pass; `bank-probe --random N --seed S` measures
+  // tens of thousands the same way.
+  if (!kit::wide_rules_verified()) {
+    GTEST_SKIP() << "rule not verified on " << kit::gpu_status().arch()
+                 << ": the 8- and 16-byte phase rules were measured on sm_90 only";
+  }
   const std::uint64_t seed = kit::testing::fresh_seed();
-  std::mt19937_64 gen(seed);
-  constexpr int kDraws = 48;
+  constexpr int kDraws = 4 * kit::CounterSession::kMaxKernels;
+  std::vector<kit::Pattern> drawn;
   for (int i = 0; i < kDraws; ++i) {
-    const int width = 1 << (gen() % 5);
-    const kit::SharedOp op = gen() % 2 ? kit::SharedOp::load : kit::SharedOp::store;
-    kit::WarpAccess a;
-    a.width = width;
-    a.mask = gen() % 4 == 0 ? static_cast<unsigned>(gen()) : kit::kFullMask;
-    if (a.mask == 0) {
-      a.mask = 1;
+    drawn.push_back(kit::random_pattern(seed, static_cast<std::uint64_t>(i)));
+  }
+  for (std::size_t first = 0; first < drawn.size(); first += kit::CounterSession::kMaxKernels) {
+    std::vector<std::unique_ptr<kit::PatternBench>> benches;
+    for (std::size_t i = first; i < first + kit::CounterSession::kMaxKernels; ++i) {
+      benches.push_back(std::make_unique<kit::PatternBench>(drawn[i]));
     }
-    // Half the draws spread over 8 KiB; the other half crowd a few words (many conflicts).
-    const bool crowd = gen() % 2;
-    for (int lane = 0; lane < 32; ++lane) {
-      const unsigned slots = crowd ? 6u : 8192u / width;
-      const unsigned slot = static_cast<unsigned>(gen() % slots);
-      a.address[lane] = crowd ? slot * 128u + static_cast<unsigned>(gen() % 2) * width
-                              : slot * static_cast<unsigned>(width);
+    // Kernel k of the pass runs k + 1 blocks: its request count says which range is which.
+    const std::vector<kit::SharedCounters> each = session().measure_each([&] {
+      for (std::size_t k = 0; k < benches.size(); ++k) {
+        benches[k]->run(static_cast<int>(k) + 1, kRounds);
+      }
+    });
+    ASSERT_EQ(each.size(), benches.size()) << "kernels the profiler saw in one pass";
+    for (std::size_t k = 0; k < benches.size(); ++k) {
+      const kit::Pattern& p = drawn[first + k];
+      const kit::BankReport model = kit::analyze(p.access, p.op);
+      const bool load = p.op == kit::SharedOp::load;
+      const std::uint64_t want = benches[k]->pattern_requests(static_cast<int>(k) + 1, kRounds);
+      const std::uint64_t requests = load ? each[k].sass.load_requests : each[k].sass.store_requests;
+      const std::uint64_t wavefronts =
+          load ? each[k].sass.load_wavefronts : each[k].sass.store_wavefronts;
+      ASSERT_EQ(requests, want) << p.name << ": requests of kernel " << k << " of the pass";
+      EXPECT_EQ(wavefronts, want * static_cast<std::uint64_t>(model.wavefronts))
+          << p.name << " (" << (load ? "load" : "store") << ", width " << p.access.width
+          << ", mask " << std::hex << p.access.mask << std::dec
+          << "): counters against the model; replay: KIT_SEED=" << seed
+          << " or bank-probe --random 1 --seed " << seed << " --first " << first + k;
+      ++checked_;
     }
-    check(named("random #" + std::to_string(i) + " width " + std::to_string(width), a, op));
   }
   std::printf("[kit-patterns] random draws from seed %llu\n",
               static_cast<unsigned long long>(seed));
