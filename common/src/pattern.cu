@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "kit/cuda_check.hpp"
 #include "kit/device.hpp"
@@ -243,6 +246,49 @@ PatternPair saturating_pair(PatternBench& a, PatternBench& b, double target_ms) 
   p.a = a.launch(p.blocks, p.rounds);
   p.b = b.launch(p.blocks, p.rounds);
   return p;
+}
+
+std::vector<PatternReading> measure_patterns(CounterSession& session,
+                                             const std::vector<Pattern>& patterns) {
+  std::vector<PatternReading> out;
+  const std::size_t per_pass = static_cast<std::size_t>(CounterSession::kMaxKernels);
+  for (std::size_t first = 0; first < patterns.size(); first += per_pass) {
+    const std::size_t n = std::min(per_pass, patterns.size() - first);
+    std::vector<std::unique_ptr<PatternBench>> benches;
+    for (std::size_t k = 0; k < n; ++k) {
+      benches.push_back(std::make_unique<PatternBench>(patterns[first + k]));
+    }
+    const std::vector<SharedCounters> each = session.measure_each([&] {
+      for (std::size_t k = 0; k < n; ++k) {
+        benches[k]->run(static_cast<int>(k) + 1, 1);
+      }
+    });
+    if (each.size() != n) {
+      throw std::runtime_error("the profiler saw " + std::to_string(each.size()) +
+                               " kernels in a pass of " + std::to_string(n));
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      const Pattern& p = patterns[first + k];
+      const bool load = p.op == SharedOp::load;
+      const SharedCounters& c = each[k];
+      const std::uint64_t want = benches[k]->pattern_requests(static_cast<int>(k) + 1, 1);
+      const std::uint64_t req = load ? c.sass.load_requests : c.sass.store_requests;
+      if (req != want) {
+        throw std::runtime_error("pattern '" + p.name + "': its kernel issued " +
+                                 std::to_string(req) + " requests, not " + std::to_string(want));
+      }
+      const double r = static_cast<double>(req);
+      PatternReading reading;
+      reading.wavefronts =
+          static_cast<double>(load ? c.sass.load_wavefronts : c.sass.store_wavefronts) / r;
+      reading.l1tex_wavefronts =
+          static_cast<double>(load ? c.load_wavefronts_l1tex : c.store_wavefronts_l1tex) / r;
+      reading.bank_conflicts =
+          static_cast<double>(load ? c.load_bank_conflicts : c.store_bank_conflicts) / r;
+      out.push_back(reading);
+    }
+  }
+  return out;
 }
 
 } // namespace kit

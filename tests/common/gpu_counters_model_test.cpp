@@ -5,7 +5,6 @@
 // lanes, and draws of kit::random_pattern (the seed is printed; KIT_SEED=<seed> replays it).
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <vector>
 
 #include "hardware_examples.hpp"
@@ -155,8 +154,8 @@ TEST_F(ModelAgainstCounters, LaneXorOneCases) {
 
 TEST_F(ModelAgainstCounters, RandomOffsetSets) {
   // Draws of kit::random_pattern (5 in 8 of them 8- or 16-byte, most masked), measured
-  // CounterSession::kMaxKernels to a profiler pass; `bank-probe --random N --seed S` measures
-  // tens of thousands the same way.
+  // CounterSession::kMaxKernels to a profiler pass (kit::measure_patterns);
+  // `bank-probe --random N --seed S` measures tens of thousands the same way.
   if (!kit::wide_rules_verified()) {
     GTEST_SKIP() << "rule not verified on " << kit::gpu_status().arch()
                  << ": the 8- and 16-byte phase rules were measured on sm_90 only";
@@ -167,34 +166,15 @@ TEST_F(ModelAgainstCounters, RandomOffsetSets) {
   for (int i = 0; i < kDraws; ++i) {
     drawn.push_back(kit::random_pattern(seed, static_cast<std::uint64_t>(i)));
   }
-  for (std::size_t first = 0; first < drawn.size(); first += kit::CounterSession::kMaxKernels) {
-    std::vector<std::unique_ptr<kit::PatternBench>> benches;
-    for (std::size_t i = first; i < first + kit::CounterSession::kMaxKernels; ++i) {
-      benches.push_back(std::make_unique<kit::PatternBench>(drawn[i]));
-    }
-    // Kernel k of the pass runs k + 1 blocks: its request count says which range is which.
-    const std::vector<kit::SharedCounters> each = session().measure_each([&] {
-      for (std::size_t k = 0; k < benches.size(); ++k) {
-        benches[k]->run(static_cast<int>(k) + 1, kRounds);
-      }
-    });
-    ASSERT_EQ(each.size(), benches.size()) << "kernels the profiler saw in one pass";
-    for (std::size_t k = 0; k < benches.size(); ++k) {
-      const kit::Pattern& p = drawn[first + k];
-      const kit::BankReport model = kit::analyze(p.access, p.op);
-      const bool load = p.op == kit::SharedOp::load;
-      const std::uint64_t want = benches[k]->pattern_requests(static_cast<int>(k) + 1, kRounds);
-      const std::uint64_t requests = load ? each[k].sass.load_requests : each[k].sass.store_requests;
-      const std::uint64_t wavefronts =
-          load ? each[k].sass.load_wavefronts : each[k].sass.store_wavefronts;
-      ASSERT_EQ(requests, want) << p.name << ": requests of kernel " << k << " of the pass";
-      EXPECT_EQ(wavefronts, want * static_cast<std::uint64_t>(model.wavefronts))
-          << p.name << " (" << (load ? "load" : "store") << ", width " << p.access.width
-          << ", mask " << std::hex << p.access.mask << std::dec
-          << "): counters against the model; replay: KIT_SEED=" << seed
-          << " or bank-probe --random 1 --seed " << seed << " --first " << first + k;
-      ++checked_;
-    }
+  const std::vector<kit::PatternReading> read = kit::measure_patterns(session(), drawn);
+  for (std::size_t i = 0; i < drawn.size(); ++i) {
+    const kit::Pattern& p = drawn[i];
+    EXPECT_EQ(read[i].wavefronts, static_cast<double>(kit::wavefronts(p.access, p.op)))
+        << p.name << " (" << (p.op == kit::SharedOp::load ? "load" : "store") << ", width "
+        << p.access.width << ", mask " << std::hex << p.access.mask << std::dec
+        << "): counters against the model, per request; replay: KIT_SEED=" << seed
+        << " or bank-probe --random 1 --seed " << seed << " --first " << i;
+    ++checked_;
   }
   std::printf("[kit-patterns] random draws from seed %llu\n",
               static_cast<unsigned long long>(seed));

@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -232,40 +231,6 @@ std::vector<Probe> read_patterns(const std::string& path) {
   return out;
 }
 
-/// Measures up to CounterSession::kMaxKernels patterns in one profiler pass: pattern i of the
-/// batch runs with i + 1 blocks, so the request counts say which kernel each range is.
-void measure_batch(kit::CounterSession& session, std::vector<Probe*>& batch) {
-  std::vector<std::unique_ptr<kit::PatternBench>> benches;
-  for (Probe* p : batch) {
-    benches.push_back(std::make_unique<kit::PatternBench>(p->pattern));
-  }
-  const std::vector<kit::SharedCounters> each = session.measure_each([&] {
-    for (std::size_t i = 0; i < benches.size(); ++i) {
-      benches[i]->run(static_cast<int>(i) + 1, 1);
-    }
-  });
-  if (each.size() != batch.size()) {
-    throw std::runtime_error("the profiler saw " + std::to_string(each.size()) +
-                             " kernels, not " + std::to_string(batch.size()));
-  }
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    Probe& p = *batch[i];
-    const bool load = p.pattern.op == kit::SharedOp::load;
-    const kit::SharedCounters& c = each[i];
-    const std::uint64_t want = benches[i]->pattern_requests(static_cast<int>(i) + 1, 1);
-    const std::uint64_t req = load ? c.sass.load_requests : c.sass.store_requests;
-    if (req != want) {
-      throw std::runtime_error("pattern '" + p.pattern.name + "': the kernel issued " +
-                               std::to_string(req) + " requests, not " + std::to_string(want));
-    }
-    const double n = static_cast<double>(req);
-    p.counter = static_cast<double>(load ? c.sass.load_wavefronts : c.sass.store_wavefronts) / n;
-    p.l1tex = static_cast<double>(load ? c.load_wavefronts_l1tex : c.store_wavefronts_l1tex) / n;
-    p.conflicts = static_cast<double>(load ? c.load_bank_conflicts : c.store_bank_conflicts) / n;
-    p.measured = true;
-  }
-}
-
 bool disagrees(const Probe& p) {
   return p.measured && p.counter != static_cast<double>(p.model.wavefronts);
 }
@@ -308,16 +273,16 @@ int run(const Options& o) {
     if (!session.ok()) {
       notes.push_back("counter columns empty: " + session.refusal());
     } else {
-      std::vector<Probe*> batch;
-      for (Probe& p : probes) {
-        batch.push_back(&p);
-        if (static_cast<int>(batch.size()) == kit::CounterSession::kMaxKernels) {
-          measure_batch(session, batch);
-          batch.clear();
-        }
+      std::vector<kit::Pattern> patterns;
+      for (const Probe& p : probes) {
+        patterns.push_back(p.pattern);
       }
-      if (!batch.empty()) {
-        measure_batch(session, batch);
+      const std::vector<kit::PatternReading> readings = kit::measure_patterns(session, patterns);
+      for (std::size_t i = 0; i < probes.size(); ++i) {
+        probes[i].counter = readings[i].wavefronts;
+        probes[i].l1tex = readings[i].l1tex_wavefronts;
+        probes[i].conflicts = readings[i].bank_conflicts;
+        probes[i].measured = true;
       }
     }
   }

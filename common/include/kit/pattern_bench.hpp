@@ -13,8 +13,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "kit/buffer.hpp"
+#include "kit/counters.hpp"
 #include "kit/pattern.hpp"
 #include "kit/timer.hpp"
 #include "kit/trace.hpp"
@@ -80,5 +82,19 @@ struct PatternPair {
 /// Prepares A and B for measure_slowdown / judge_slowdown (raises both to the same shared
 /// memory, sizes the grid and calibrates the rounds on B).
 PatternPair saturating_pair(PatternBench& a, PatternBench& b, double target_ms = 0.5);
+
+/// What the counters read for one pattern's instruction, per request.
+struct PatternReading {
+  double wavefronts = 0;       ///< The smsp__sass_* wavefronts of its loads (or stores).
+  double l1tex_wavefronts = 0; ///< The l1tex__* wavefronts of the same.
+  double bank_conflicts = 0;   ///< l1tex__data_bank_conflicts_* of the same.
+};
+
+/// Measures each pattern in its pattern kernel, CounterSession::kMaxKernels to a profiler
+/// pass: kernel k of a pass runs k + 1 blocks of one round, so each kernel's request count
+/// says which pattern it is (a count that does not is an error: std::runtime_error). What
+/// `bank-probe` and the kit's random counter test read.
+std::vector<PatternReading> measure_patterns(CounterSession& session,
+                                             const std::vector<Pattern>& patterns);
 
 } // namespace kit
