@@ -1,5 +1,6 @@
 // Matrices for the lesson's tests (host code: the CPU tests use it too): the awkward shapes
-// every kernel must handle and a comparison that names the first wrong element and its tile.
+// every kernel must handle and comparisons that name the first wrong element, its tile and,
+// for a transpose, where its value came from.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -26,6 +27,12 @@ inline constexpr Shape kKernelShapes[] = {{70, 45}, {33, 31}, {64, 96}};
 inline ::testing::AssertionResult same_bits(const std::vector<std::uint32_t>& got,
                                             const std::vector<std::uint32_t>& want, int out_cols) {
   return kit::testing::same_bits(got, want, out_cols, kTileDim);
+}
+
+/// Bit-for-bit equality with the transpose of `in`, naming where a wrong value came from.
+inline ::testing::AssertionResult same_transpose(const std::vector<std::uint32_t>& got,
+                                                 const std::vector<std::uint32_t>& in, Shape s) {
+  return kit::testing::same_transpose(got, in, s, kTileDim);
 }
 
 } // namespace lesson05::testing

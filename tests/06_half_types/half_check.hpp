@@ -47,12 +47,10 @@ inline std::vector<std::uint16_t> random_halves(std::size_t n, std::uint64_t see
   return v;
 }
 
-using kit::testing::cpu_transpose;
-
-/// Bit-for-bit equality with the expected matrix (`out_cols` values per row).
-inline ::testing::AssertionResult same_bits(const std::vector<std::uint16_t>& got,
-                                            const std::vector<std::uint16_t>& want, int out_cols) {
-  return kit::testing::same_bits(got, want, out_cols, kTileDim);
+/// Bit-for-bit equality with the transpose of `in`, naming where a wrong value came from.
+inline ::testing::AssertionResult same_transpose(const std::vector<std::uint16_t>& got,
+                                                 const std::vector<std::uint16_t>& in, Shape s) {
+  return kit::testing::same_transpose(got, in, s, kTileDim);
 }
 
 /// The device array as the kernels' halves.
@@ -73,7 +71,7 @@ inline void expect_transposes(const char* name, HalfMatrixOp op, std::uint64_t s
     d_out.fill_bytes(0xff);
     op(as_halves(d_in), as_halves(d_out), s.rows, s.cols, nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
-    EXPECT_TRUE(same_bits(d_out.download(), cpu_transpose(in, s), s.rows))
+    EXPECT_TRUE(same_transpose(d_out.download(), in, s))
         << name << " on a " << s.name() << " matrix";
   }
 }

@@ -1,7 +1,7 @@
 /// @file testing_matrix.hpp
 /// @brief Matrices for tests of kernels that move bits (transposes, copies): shapes (the
-/// awkward ones every such kernel must handle), the CPU transpose, and a bit-for-bit comparison
-/// that names the first wrong element and its tile. Host code; kit/testing_matrix_run.hpp runs
+/// awkward ones every such kernel must handle), the CPU transpose, and bit-for-bit comparisons
+/// that name the first wrong element, its tile and, for a transpose, where its value came from. Host code; kit/testing_matrix_run.hpp runs
 /// a kernel on them (GPU tests).
 #pragma once
 
@@ -77,6 +77,64 @@ template <class Bits>
          << wrong << " of " << want.size() << " output elements differ; the first is (" << r << ", "
          << c << ") in output tile (" << r / tile << ", " << c / tile << "): " << hex.str()
          << (value == static_cast<Bits>(~Bits{}) ? " (never written: still the poison)" : "");
+}
+
+/// Bit-for-bit equality with the transpose of `in` (a row-major `s.rows x s.cols` matrix of
+/// random bit patterns, so that a value names the element it came from). The message names how
+/// many elements differ and, for the first, the input element it holds and the one it should:
+/// "out(1, 0) holds in(35, 0); expected in(0, 1)", or that it was never written (all bits set:
+/// the poison) or holds a value no input element has.
+template <class Bits>
+::testing::AssertionResult same_transpose(const std::vector<Bits>& got,
+                                          const std::vector<Bits>& in, Shape s, int tile) {
+  const std::vector<Bits> want = cpu_transpose(in, s);
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (i >= got.size() || got[i] != want[i]) {
+      if (wrong++ == 0) {
+        first = i;
+      }
+    }
+  }
+  if (wrong == 0) {
+    return ::testing::AssertionSuccess();
+  }
+  // The output is s.cols x s.rows: out(r, c) should hold in(c, r).
+  const std::size_t out_cols = static_cast<std::size_t>(s.rows);
+  const std::size_t r = first / out_cols, c = first % out_cols;
+  const Bits value = first < got.size() ? got[first] : Bits{};
+  auto element = [](const char* m, std::size_t row, std::size_t col) {
+    return std::string(m) + "(" + std::to_string(row) + ", " + std::to_string(col) + ")";
+  };
+  std::string holds;
+  if (value == static_cast<Bits>(~Bits{})) {
+    holds = "was never written (it still holds the poison)";
+  } else {
+    std::size_t found = 0, at = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      if (in[i] == value && found++ == 0) {
+        at = i;
+      }
+    }
+    const std::size_t in_cols = static_cast<std::size_t>(s.cols);
+    if (found == 0) {
+      std::ostringstream hex;
+      hex << std::hex << std::setfill('0') << "0x" << std::setw(2 * sizeof(Bits))
+          << static_cast<std::uint64_t>(value);
+      holds = "holds " + hex.str() + ", the value of no input element";
+    } else {
+      holds = "holds " + element("in", at / in_cols, at % in_cols) +
+              (found > 1 ? " (or one of " + std::to_string(found - 1) +
+                               " other input elements of the same value)"
+                         : "");
+    }
+  }
+  return ::testing::AssertionFailure()
+         << wrong << " of " << want.size() << " output elements differ; the first, "
+         << element("out", r, c) << " in output tile (" << r / static_cast<std::size_t>(tile)
+         << ", " << c / static_cast<std::size_t>(tile) << "), " << holds << "; expected "
+         << element("in", c, r) << " (the " << s.name() << " input transposed is " << s.cols
+         << " x " << s.rows << ")";
 }
 
 } // namespace kit::testing

@@ -64,7 +64,7 @@ inline void expect_correct(const char* name, MatrixKernel op, bool transposes, s
     got.erase(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(off));
     const char* pointers = off ? ", pointers offset" : "";
     if (transposes) {
-      EXPECT_TRUE(same_bits(got, cpu_transpose(in, s), s.rows, tile))
+      EXPECT_TRUE(same_transpose(got, in, s, tile))
           << name << " on a " << s.name() << " matrix" << pointers;
     } else {
       EXPECT_TRUE(same_bits(got, in, s.cols, tile))
