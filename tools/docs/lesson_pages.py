@@ -5,7 +5,8 @@
   headings in order: Goal, Background, Predict, Your task, Run the tests, Hints, What you
   should see;
 - its `## Hints` section holds no hint: it says how to take them one at a time
-  (`./course hint NN`) and that they are in hints.md;
+  (`./course hint NN`), and the README never names hints.md (a link would show the last hint,
+  the idea, before the student asks for it);
 - hints.md beside it holds the graded hints, `## Hint 1` (a nudge) ... `## Hint N` (the idea),
   at least two, numbered in order.
 
@@ -56,9 +57,12 @@ def readme_problems(lesson, text: str) -> List[str]:
     if re.search(r"^#{3,}\s|<details", hints, re.M):
         problems.append(f"{where}: '## Hints' holds hints; they belong in {HINTS_FILE}")
     command = f"./course hint {lesson.number}"
-    if "Hints" in headings and (command not in hints or HINTS_FILE not in hints):
+    if "Hints" in headings and command not in hints:
         problems.append(f"{where}: '## Hints' should say how to take the hints one at a time "
-                        f"(`{command}`) and that they are in {HINTS_FILE}")
+                        f"(`{command}`)")
+    if HINTS_FILE in text:
+        problems.append(f"{where}: names {HINTS_FILE}; the hints are taken one at a time "
+                        f"(`{command}`), so the README does not point at all of them")
     return problems
 
 

@@ -515,8 +515,7 @@ LESSON_README = """\
 ## Run the tests
 ## Hints
 
-Take them one at a time: `./course hint 01` (they are in
-[hints.md](hints.md)).
+Take them one at a time: `./course hint 01`.
 
 ## What you should see
 """
@@ -556,6 +555,14 @@ class LessonPages(unittest.TestCase):
                       problems[2])
         self.assertIn("lessons/02_next/hints.md: the hints are numbered [1, 3]", problems[3])
         self.assertEqual(lesson_pages.main(["check", "--root", self.root]), 1)
+
+    def test_the_readme_does_not_point_at_the_hints_file(self):
+        self.repo.write("lessons/01_demo/README.md", LESSON_README.replace(
+            "`./course hint 01`.", "`./course hint 01` (they are in [hints.md](hints.md))."))
+        problems, _ = lesson_pages.check(self.root)
+        self.assertEqual(problems, ["lessons/01_demo/README.md: names hints.md; the hints are "
+                                    "taken one at a time (`./course hint 01`), so the README does "
+                                    "not point at all of them"])
 
     def test_the_first_line_is_the_manifests_title(self):
         self.repo.manifest("01_demo", "A better demo")

@@ -31,8 +31,7 @@ README_01 = textwrap.dedent("""\
 
     ## Hints
 
-    Graded hints, one at a time: `./course hint 01`. They are in
-    [hints.md](hints.md).
+    Graded hints, one at a time: `./course hint 01`.
 
     ## What you should see
     Numbers.
