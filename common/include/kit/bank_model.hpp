@@ -34,8 +34,9 @@
 /// phase left after the merges their mask and sharing allow were they conflict-free (an
 /// 8-byte broadcast load: 1; a 16-byte one: 2; lanes 0 and 8 of a 16-byte load: 1). For the
 /// full-warp loads of the course's measurements the load bank-conflict counter reads the
-/// wavefronts beyond it; for a partial wide load it subtracts an ideal of its own. An address that is not a multiple of the
-/// access width is an error, as on the GPU (a misaligned shared access faults).
+/// wavefronts beyond it; for a partial wide load it subtracts an ideal of its own. An address
+/// that is not a multiple of the access width is an error, as on the GPU (a misaligned shared
+/// access faults).
 ///
 /// Rules 2 and 3 were fitted on 33,048 single-instruction patterns measured with the counters
 /// of an H100 and agree with every one, and with 20,000 fresh random draws measured after
