@@ -75,12 +75,12 @@ Options parse(int argc, char** argv) {
       set_once(Options::Set::random, a);
       o.count = static_cast<std::uint64_t>(course_tools::parse_int(args.value(a), a, 1, 10000000));
     } else if (a == "--seed") {
-      o.seed = static_cast<std::uint64_t>(
-          course_tools::parse_int(args.value(a), a, 0, 999999999999LL));
+      o.seed =
+          static_cast<std::uint64_t>(course_tools::parse_int(args.value(a), a, 0, 999999999999LL));
       seeded = true;
     } else if (a == "--first") {
-      o.first = static_cast<std::uint64_t>(
-          course_tools::parse_int(args.value(a), a, 0, 999999999999LL));
+      o.first =
+          static_cast<std::uint64_t>(course_tools::parse_int(args.value(a), a, 0, 999999999999LL));
       firsted = true;
     } else if (a == "--structured") {
       set_once(Options::Set::structured, a);
@@ -218,7 +218,8 @@ std::vector<Probe> read_patterns(const std::string& path) {
     for (int l = 0; l < kit::kWarpSize; ++l) {
       long long v = -1;
       if (!(offs >> v) || v < 0 || v > 200 * 1024) {
-        throw UsageError(where + ": lane " + std::to_string(l) + "'s offset is missing or out of range");
+        throw UsageError(where + ": lane " + std::to_string(l) +
+                         "'s offset is missing or out of range");
       }
       p.pattern.access.address[l] = static_cast<std::uint32_t>(v);
     }
@@ -294,11 +295,11 @@ int run(const Options& o) {
     differ += disagrees(p);
     const kit::WarpAccess& a = p.pattern.access;
     table.rows.push_back(
-        kit::csv_field(p.set) + "," + std::to_string(p.index) + "," + op_name(p.pattern.op) +
-        "," + std::to_string(a.width) + "," + hex(a.mask) + "," + offsets_text(a) + "," +
+        kit::csv_field(p.set) + "," + std::to_string(p.index) + "," + op_name(p.pattern.op) + "," +
+        std::to_string(a.width) + "," + hex(a.mask) + "," + offsets_text(a) + "," +
         std::to_string(p.model.wavefronts) + "," + std::to_string(p.model.ideal) + "," +
-        (p.measured ? kit::fixed(p.counter, 2) : "") +
-        "," + (p.measured ? kit::fixed(p.l1tex, 2) : "") + "," +
+        (p.measured ? kit::fixed(p.counter, 2) : "") + "," +
+        (p.measured ? kit::fixed(p.l1tex, 2) : "") + "," +
         (p.measured ? kit::fixed(p.conflicts, 2) : "") + "," + kit::csv_field(p.pattern.name));
   }
   if (o.output.empty()) {

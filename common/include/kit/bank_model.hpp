@@ -236,8 +236,7 @@ KIT_HD constexpr bool quarters_may_merge(const WarpAccess& a, int half) {
   if (half == 1) {
     return packs(a, lanes);
   }
-  return !a.active(kWarpSize - 1) || strictly_paired(a, lanes, 1) ||
-         strictly_paired(a, lanes, 2);
+  return !a.active(kWarpSize - 1) || strictly_paired(a, lanes, 1) || strictly_paired(a, lanes, 2);
 }
 
 } // namespace detail

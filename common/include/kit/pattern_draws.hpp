@@ -181,8 +181,7 @@ inline Pattern random_pattern(std::uint64_t seed, std::uint64_t index) {
 /// (l, l^1) on one address. Loads, and the pairs as stores.
 inline std::vector<Pattern> structured_patterns() {
   std::vector<Pattern> out;
-  auto add = [&](std::string name, SharedOp op, int width, std::uint32_t mask,
-                 auto address_of) {
+  auto add = [&](std::string name, SharedOp op, int width, std::uint32_t mask, auto address_of) {
     Pattern p;
     p.name = std::move(name);
     p.op = op;
@@ -225,8 +224,8 @@ inline std::vector<Pattern> structured_patterns() {
   for (int a = 0; a < kWarpSize; ++a) {
     for (int b = a + 1; b < kWarpSize; ++b) {
       for (int c = b + 1; c < kWarpSize; ++c) {
-        add("16 B lanes " + std::to_string(a) + "," + std::to_string(b) + "," +
-                std::to_string(c) + " three groups",
+        add("16 B lanes " + std::to_string(a) + "," + std::to_string(b) + "," + std::to_string(c) +
+                " three groups",
             SharedOp::load, 16, (1u << a) | (1u << b) | (1u << c), [&](int l) {
               return l == a ? 0u : l == b ? row + 16u : 2 * row + 32u;
             });

@@ -1,8 +1,8 @@
 /// @file testing_matrix.hpp
 /// @brief Matrices for tests of kernels that move bits (transposes, copies): shapes (the
 /// awkward ones every such kernel must handle), the CPU transpose, and bit-for-bit comparisons
-/// that name the first wrong element, its tile and, for a transpose, where its value came from. Host code; kit/testing_matrix_run.hpp runs
-/// a kernel on them (GPU tests).
+/// that name the first wrong element, its tile and, for a transpose, where its value came
+/// from. Host code; kit/testing_matrix_run.hpp runs a kernel on them (GPU tests).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -85,8 +85,8 @@ template <class Bits>
 /// "out(1, 0) holds in(35, 0); expected in(0, 1)", or that it was never written (all bits set:
 /// the poison) or holds a value no input element has.
 template <class Bits>
-::testing::AssertionResult same_transpose(const std::vector<Bits>& got,
-                                          const std::vector<Bits>& in, Shape s, int tile) {
+::testing::AssertionResult same_transpose(const std::vector<Bits>& got, const std::vector<Bits>& in,
+                                          Shape s, int tile) {
   const std::vector<Bits> want = cpu_transpose(in, s);
   std::size_t wrong = 0, first = 0;
   for (std::size_t i = 0; i < want.size(); ++i) {
