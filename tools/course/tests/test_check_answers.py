@@ -146,10 +146,20 @@ class PutBack(CourseCopy):
         self.assertIn(("common/include/kit/layout.hpp", 1), found)
         self.assertIn(("docs/page.md", 3), found)
 
-    def test_hints_are_not_the_view(self):
+    def test_the_last_hint_is_not_the_view(self):
         root = self.course("07")
-        self.append(root, "07", "hints.md", "## Hint 9\n`kTileDim + kVec`.\n")
+        self.append(root, "07", "hints.md", "So: `kTileDim + kVec`.\n")  # inside the last hint
         self.assertEqual([f for f in self.findings(root, "07") if "hints.md" in f.path], [])
+
+    def test_a_hint_before_the_last_is_the_view(self):
+        root = self.course("07")
+        hints = root / "lessons" / lesson_folder("07") / "hints.md"
+        text = hints.read_text(encoding="utf-8")
+        first = text.index("## Hint 1")
+        line = text[:first].count("\n") + 2
+        hints.write_text(text[:first] + "## Hint 1\nTry `kTileDim + kVec`.\n" + text[first:],
+                         encoding="utf-8")
+        self.assertFound(root, "07", "hints.md", line, "kTileDim + kVec")
 
     def test_a_listed_exception_holds_only_where_it_is_listed(self):
         # Lesson 03's padded demo shows +1 (listed); the same words in the README do not.
