@@ -178,12 +178,29 @@ def changed_files(before: Dict[str, tuple], now: Dict[str, tuple], source_dir: P
     return names + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
 
 
+#: What clears a terminal and puts the cursor at its top (ANSI: erase display, cursor home).
+CLEAR_SCREEN = "\x1b[2J\x1b[H"
+
+
+def clears_screen(mode: str) -> bool:
+    """`--clear`: always, never, or auto (when the output is a terminal that is not dumb)."""
+    if mode in ("always", "never"):
+        return mode == "always"
+    return sys.stdout.isatty() and os.environ.get("TERM", "") not in ("", "dumb")
+
+
 def watch(build: Build, lesson: Lesson, jobs: int, cpu_only: bool, interval: float,
-          manual: bool) -> int:
-    """Reruns the lesson whenever its files change (or, manual, on Enter); q then Enter stops."""
+          manual: bool, clear: bool = False) -> int:
+    """Reruns the lesson whenever its files change (or, manual, on Enter); q then Enter stops.
+    `clear`: each rerun starts on a clear screen, so the verdict in view is the latest one."""
     watched = [lesson.dir, build.source_dir / "tests" / lesson.folder]
+    runs = 0
 
     def rerun() -> Dict[str, tuple]:
+        nonlocal runs
+        if clear and runs > 0:
+            print(CLEAR_SCREEN, end="", flush=True)
+        runs += 1
         run_lesson(build, lesson, jobs, cpu_only, watching=True)
         return snapshot(watched)
 

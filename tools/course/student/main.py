@@ -280,7 +280,8 @@ def cmd_watch(args) -> int:
     if args.once:
         lesson_loop.run_lesson(build, lesson, args.jobs, args.cpu, watching=True)
         return 0
-    return lesson_loop.watch(build, lesson, args.jobs, args.cpu, args.interval, args.manual)
+    return lesson_loop.watch(build, lesson, args.jobs, args.cpu, args.interval, args.manual,
+                             lesson_loop.clears_screen(args.clear))
 
 
 # ------------------------------------------------------------------------------------------
@@ -376,6 +377,9 @@ def make_parser() -> Parser:
     p.add_argument("--interval", type=seconds, default=1.0,
                    help="seconds between looks for changes (default 1)")
     p.add_argument("--once", action="store_true", help="build and test once, then stop")
+    p.add_argument("--clear", choices=("auto", "always", "never"), default="auto",
+                   help="clear the screen before each rerun (auto: when the output is a "
+                        "terminal)")
     jobs_option(p)
 
     p = command("reset", cmd_reset, "put a lesson's starter files back as shipped (asks first)")

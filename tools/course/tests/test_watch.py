@@ -111,6 +111,25 @@ class Watch(ToolTest):
         proc.stdin.flush()
         self.assertEqual(proc.wait(timeout=10), 0)
 
+    def test_a_rerun_starts_on_a_clear_screen(self):
+        # --clear always, as a terminal would get by default; a pipe (auto) never does.
+        for mode, clears in (("always", True), ("auto", False)):
+            with self.subTest(mode=mode):
+                self.lines = []
+                proc = self.start("01", "--manual", "--interval", "0.1", "--clear", mode)
+                self.wait_for(lambda: any("Manual mode" in line for line in self.lines),
+                              "the first run")
+                proc.stdin.write("\n")
+                proc.stdin.flush()
+                self.wait_for(lambda: sum("Lesson 01: CPU" in x for x in self.lines) == 2,
+                              "a rerun on Enter")
+                proc.stdin.close()
+                self.assertEqual(proc.wait(timeout=10), 0)
+                text = "".join(self.lines)
+                first = text.index("Lesson 01: CPU")
+                self.assertNotIn("\x1b[2J", text[:first], "the first run keeps what came before")
+                self.assertEqual("\x1b[2J\x1b[H" in text[first:], clears)
+
     def test_manual_mode_reruns_on_enter_only(self):
         proc = self.start("01", "--manual", "--interval", "0.1")
         self.wait_for(lambda: any("Manual mode" in line for line in self.lines), "the first run")
