@@ -11,6 +11,7 @@
 #include "half_trace.hpp"
 #include "kit/bank_model.hpp"
 #include "kit/layout.hpp"
+#include "kit/trace.hpp"
 
 namespace {
 
@@ -27,8 +28,7 @@ TEST(HalfLayout, EveryColumnReadIsOneWavefront) {
     ASSERT_TRUE(r.ok()) << kit::to_string(r.error);
     EXPECT_EQ(r.wavefronts, r.ideal)
         << "column " << y << " with kHalfPitch = " << lesson06::kHalfPitch << " costs "
-        << r.wavefronts << " wavefronts: lanes 0, 1, 2 ask banks " << r.lanes[0].bank << ", "
-        << r.lanes[1].bank << ", " << r.lanes[2].bank
+        << r.wavefronts << " wavefronts: " << kit::colliding_lanes(r)
         << ". Draw it: `bank-map --type half --layout " << kTileDim << "x" << lesson06::kHalfPitch
         << " --column " << y << "`.";
   }

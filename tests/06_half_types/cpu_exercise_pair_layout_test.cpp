@@ -7,6 +7,7 @@
 
 #include "half_trace.hpp"
 #include "kit/bank_model.hpp"
+#include "kit/trace.hpp"
 
 namespace {
 
@@ -21,8 +22,7 @@ TEST(PairLayout, EveryPairAccessIsOneWavefront) {
     ASSERT_TRUE(r.ok()) << e.what << ": " << kit::to_string(r.error);
     EXPECT_EQ(r.wavefronts, r.ideal)
         << e.what << " with kHalfPitch = " << lesson06::kHalfPitch << " costs " << r.wavefronts
-        << " wavefronts: lanes 0, 1 and 16 ask banks " << r.lanes[0].bank << ", " << r.lanes[1].bank
-        << " and " << r.lanes[16].bank;
+        << " wavefronts: " << kit::colliding_lanes(r);
   }
 }
 

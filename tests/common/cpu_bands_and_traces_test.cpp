@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <string>
 
 #include "kit/at_ideal.hpp"
 #include "kit/bands.hpp"
@@ -132,6 +133,25 @@ TEST(Trace, FirstOverIdealNamesAnInvalidInstruction) {
   EXPECT_NE(over->describe().find("the wide read (16 B load) is not a valid request"),
             std::string::npos)
       << over->describe();
+}
+
+TEST(Trace, CollidingLanesNamesTheBankTheWordsAndTheirLanes) {
+  // float stride 2: lanes l and l + 16 ask bank (2 l) % 32 for words 2 l and 2 l + 32.
+  const std::string two = kit::colliding_lanes(kit::analyze(kit::strided_access(4, 2)));
+  EXPECT_EQ(two, "bank 0 is asked for 2 words in one phase: word 0 (lane 0), word 32 (lane 16)");
+  // Lanes 0 and 1 reading one word share it; lane 2 reads another word of the same bank.
+  kit::WarpAccess a = kit::strided_access(4, 0, 0, 0x7u);
+  a.address[2] = 128;
+  EXPECT_EQ(kit::colliding_lanes(kit::analyze(a)),
+            "bank 0 is asked for 2 words in one phase: word 0 (lanes 0, 1), word 32 (lane 2)");
+  // Lanes 0 and 8 of a 16-byte load on one bank group: two quarters, one wavefront each, that
+  // could have shared one.
+  kit::WarpAccess q = kit::strided_access(16, 0, 0, 0x101u);
+  q.address[8] = 128;
+  EXPECT_EQ(kit::colliding_lanes(kit::analyze(q)),
+            "bank 0 is asked for 2 words by lanes whose phases could share a wavefront: word 0 "
+            "(lane 0), word 32 (lane 8)");
+  EXPECT_EQ(kit::colliding_lanes(kit::analyze(kit::strided_access(4, 1))), "");
 }
 
 } // namespace

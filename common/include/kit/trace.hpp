@@ -188,6 +188,63 @@ private:
   std::vector<TraceEntry> entries_;
 };
 
+/// The lanes that collide in a request: the first bank, in the costliest phase, asked for more than
+/// one distinct word, with the words and the lanes asking for each: "bank 4 is asked for 2 words in
+/// one phase: word 36 (lanes 0, 1), word 68 (lane 16)" (at most four words, then how many more).
+/// Where every phase costs one wavefront but phases that could share one do not, the first such
+/// bank over the request's lanes ("... by lanes whose phases could share a wavefront: ..."). Empty
+/// when no bank is.
+inline std::string colliding_lanes(const BankReport& r) {
+  int worst = -1;
+  for (int p = 0; p < r.phases; ++p) {
+    if (r.phase_wavefronts[p] > 1 &&
+        (worst < 0 || r.phase_wavefronts[p] > r.phase_wavefronts[worst])) {
+      worst = p;
+    }
+  }
+  // bank -> word -> lanes, in lane order: of the worst phase, or of every phase.
+  std::map<int, std::map<std::uint32_t, std::vector<int>>> asked;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const LaneDetail& d = r.lanes[lane];
+    if (!d.active || (worst >= 0 && d.phase != worst)) {
+      continue;
+    }
+    for (int k = 0; k < d.words; ++k) {
+      const std::uint32_t w = d.word + static_cast<std::uint32_t>(k);
+      std::vector<int>& lanes = asked[static_cast<int>(w % kNumBanks)][w];
+      if (lanes.empty() || lanes.back() != lane) {
+        lanes.push_back(lane);
+      }
+    }
+  }
+  for (const auto& [bank, words] : asked) {
+    if (words.size() < 2) {
+      continue;
+    }
+    std::ostringstream out;
+    out << "bank " << bank << " is asked for " << words.size()
+        << (worst >= 0 ? " words in one phase:"
+                       : " words by lanes whose phases could share a "
+                         "wavefront:");
+    const char* sep = " ";
+    std::size_t shown = 0;
+    for (const auto& [word, lanes] : words) {
+      if (shown++ == 4) {
+        out << " and " << words.size() - 4 << " more";
+        break;
+      }
+      out << sep << "word " << word << " (lane" << (lanes.size() > 1 ? "s " : " ");
+      for (std::size_t i = 0; i < lanes.size(); ++i) {
+        out << (i ? ", " : "") << lanes[i];
+      }
+      out << ")";
+      sep = ", ";
+    }
+    return out.str();
+  }
+  return {};
+}
+
 /// The first instruction of a trace that costs more than its ideal (or is not a valid
 /// request): what a test names, once, when a kernel's accesses conflict.
 struct OverIdeal {
