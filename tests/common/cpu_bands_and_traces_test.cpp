@@ -119,7 +119,9 @@ TEST(Trace, FirstOverIdealNamesOneInstructionByItsLabel) {
   EXPECT_EQ(over->ideal, 1);
   const ::testing::AssertionResult r = kit::at_ideal(t);
   EXPECT_FALSE(r);
-  EXPECT_STREQ(r.message(), "the column read (4 B load) costs 32 wavefronts per request, ideal 1");
+  EXPECT_STREQ(r.message(), "the column read (4 B load) costs 32 wavefronts per request, ideal 1: "
+                            "bank 0 is asked for different words in one phase: word 0 (lane 0), "
+                            "word 32 (lane 1), word 64 (lane 2), word 96 (lane 3) and more");
 }
 
 TEST(Trace, FirstOverIdealNamesAnInvalidInstruction) {
@@ -138,19 +140,21 @@ TEST(Trace, FirstOverIdealNamesAnInvalidInstruction) {
 TEST(Trace, CollidingLanesNamesTheBankTheWordsAndTheirLanes) {
   // float stride 2: lanes l and l + 16 ask bank (2 l) % 32 for words 2 l and 2 l + 32.
   const std::string two = kit::colliding_lanes(kit::analyze(kit::strided_access(4, 2)));
-  EXPECT_EQ(two, "bank 0 is asked for 2 words in one phase: word 0 (lane 0), word 32 (lane 16)");
+  EXPECT_EQ(two, "bank 0 is asked for different words in one phase: word 0 (lane 0), word 32 "
+                 "(lane 16)");
   // Lanes 0 and 1 reading one word share it; lane 2 reads another word of the same bank.
   kit::WarpAccess a = kit::strided_access(4, 0, 0, 0x7u);
   a.address[2] = 128;
   EXPECT_EQ(kit::colliding_lanes(kit::analyze(a)),
-            "bank 0 is asked for 2 words in one phase: word 0 (lanes 0, 1), word 32 (lane 2)");
+            "bank 0 is asked for different words in one phase: word 0 (lanes 0, 1), word 32 "
+            "(lane 2)");
   // Lanes 0 and 8 of a 16-byte load on one bank group: two quarters, one wavefront each, that
   // could have shared one.
   kit::WarpAccess q = kit::strided_access(16, 0, 0, 0x101u);
   q.address[8] = 128;
   EXPECT_EQ(kit::colliding_lanes(kit::analyze(q)),
-            "bank 0 is asked for 2 words by lanes whose phases could share a wavefront: word 0 "
-            "(lane 0), word 32 (lane 8)");
+            "bank 0 is asked for different words by lanes whose phases could share a wavefront: "
+            "word 0 (lane 0), word 32 (lane 8)");
   EXPECT_EQ(kit::colliding_lanes(kit::analyze(kit::strided_access(4, 1))), "");
 }
 

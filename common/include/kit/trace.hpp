@@ -189,11 +189,11 @@ private:
 };
 
 /// The lanes that collide in a request: the first bank, in the costliest phase, asked for more than
-/// one distinct word, with the words and the lanes asking for each: "bank 4 is asked for 2 words in
-/// one phase: word 36 (lanes 0, 1), word 68 (lane 16)" (at most four words, then how many more).
-/// Where every phase costs one wavefront but phases that could share one do not, the first such
-/// bank over the request's lanes ("... by lanes whose phases could share a wavefront: ..."). Empty
-/// when no bank is.
+/// one distinct word, with the words and the lanes asking for each: "bank 4 is asked for different
+/// words in one phase: word 36 (lanes 0, 1), word 68 (lane 16)" (at most four words, then "and
+/// more": never how many, which may be a prediction's answer). Where every phase costs one
+/// wavefront but phases that could share one do not, the first such bank over the request's lanes
+/// ("... by lanes whose phases could share a wavefront: ..."). Empty when no bank is.
 inline std::string colliding_lanes(const BankReport& r) {
   int worst = -1;
   for (int p = 0; p < r.phases; ++p) {
@@ -222,15 +222,15 @@ inline std::string colliding_lanes(const BankReport& r) {
       continue;
     }
     std::ostringstream out;
-    out << "bank " << bank << " is asked for " << words.size()
-        << (worst >= 0 ? " words in one phase:"
-                       : " words by lanes whose phases could share a "
+    out << "bank " << bank << " is asked for different words"
+        << (worst >= 0 ? " in one phase:"
+                       : " by lanes whose phases could share a "
                          "wavefront:");
     const char* sep = " ";
     std::size_t shown = 0;
     for (const auto& [word, lanes] : words) {
       if (shown++ == 4) {
-        out << " and " << words.size() - 4 << " more";
+        out << " and more"; // not how many: a count may be a prediction's answer
         break;
       }
       out << sep << "word " << word << " (lane" << (lanes.size() > 1 ? "s " : " ");
@@ -248,14 +248,16 @@ inline std::string colliding_lanes(const BankReport& r) {
 /// The first instruction of a trace that costs more than its ideal (or is not a valid
 /// request): what a test names, once, when a kernel's accesses conflict.
 struct OverIdeal {
-  std::string what;   ///< The instruction's label ("tile column load").
-  SharedOp op;        ///< Load or store.
-  int width = 0;      ///< Bytes per lane.
-  int wavefronts = 0; ///< Wavefronts per request.
-  int ideal = 0;      ///< Its ideal.
-  std::string error;  ///< Why it is not a valid request, or empty.
+  std::string what;      ///< The instruction's label ("tile column load").
+  SharedOp op;           ///< Load or store.
+  int width = 0;         ///< Bytes per lane.
+  int wavefronts = 0;    ///< Wavefronts per request.
+  int ideal = 0;         ///< Its ideal.
+  std::string error;     ///< Why it is not a valid request, or empty.
+  std::string collision; ///< Which lanes collide (kit::colliding_lanes), or empty.
 
-  /// "the tile column load (4 B) costs 32 wavefronts per request, ideal 1".
+  /// "the tile column load (4 B) costs 32 wavefronts per request, ideal 1: bank 5 is asked for
+  /// 32 words in one phase: ...".
   std::string describe() const {
     const std::string name = "the " + (what.empty() ? std::string("instruction") : what) + " (" +
                              std::to_string(width) + " B " +
@@ -264,7 +266,7 @@ struct OverIdeal {
       return name + " is not a valid request: " + error;
     }
     return name + " costs " + std::to_string(wavefronts) + " wavefronts per request, ideal " +
-           std::to_string(ideal);
+           std::to_string(ideal) + (collision.empty() ? "" : ": " + collision);
   }
 };
 
@@ -274,10 +276,10 @@ inline std::optional<OverIdeal> first_over_ideal(const Trace& trace) {
   for (const TraceEntry& e : trace.entries()) {
     const BankReport r = analyze(e.access, e.op);
     if (!r.ok()) {
-      return OverIdeal{e.what, e.op, e.access.width, 0, 0, to_string(r.error)};
+      return OverIdeal{e.what, e.op, e.access.width, 0, 0, to_string(r.error), {}};
     }
     if (r.wavefronts > r.ideal) {
-      return OverIdeal{e.what, e.op, e.access.width, r.wavefronts, r.ideal, {}};
+      return OverIdeal{e.what, e.op, e.access.width, r.wavefronts, r.ideal, {}, colliding_lanes(r)};
     }
   }
   return std::nullopt;
