@@ -12,6 +12,7 @@
 #include <iomanip>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kit::testing {
@@ -49,12 +50,10 @@ std::vector<Bits> cpu_transpose(const std::vector<Bits>& in, Shape s) {
   return out;
 }
 
-/// Bit-for-bit equality with the expected matrix (`out_cols` values per row). The message
-/// names how many elements differ, the first one, its `tile` x `tile` tile, and whether it was
-/// never written (all bits set: the poison tests fill outputs with first).
+/// (how many elements of `want` `got` does not match, the index of the first).
 template <class Bits>
-::testing::AssertionResult same_bits(const std::vector<Bits>& got, const std::vector<Bits>& want,
-                                     int out_cols, int tile) {
+std::pair<std::size_t, std::size_t> differences(const std::vector<Bits>& got,
+                                                const std::vector<Bits>& want) {
   std::size_t wrong = 0, first = 0;
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (i >= got.size() || got[i] != want[i]) {
@@ -63,6 +62,16 @@ template <class Bits>
       }
     }
   }
+  return {wrong, first};
+}
+
+/// Bit-for-bit equality with the expected matrix (`out_cols` values per row). The message
+/// names how many elements differ, the first one, its `tile` x `tile` tile, and whether it was
+/// never written (all bits set: the poison tests fill outputs with first).
+template <class Bits>
+::testing::AssertionResult same_bits(const std::vector<Bits>& got, const std::vector<Bits>& want,
+                                     int out_cols, int tile) {
+  const auto [wrong, first] = differences(got, want);
   if (wrong == 0) {
     return ::testing::AssertionSuccess();
   }
@@ -88,14 +97,7 @@ template <class Bits>
 ::testing::AssertionResult same_transpose(const std::vector<Bits>& got, const std::vector<Bits>& in,
                                           Shape s, int tile) {
   const std::vector<Bits> want = cpu_transpose(in, s);
-  std::size_t wrong = 0, first = 0;
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    if (i >= got.size() || got[i] != want[i]) {
-      if (wrong++ == 0) {
-        first = i;
-      }
-    }
-  }
+  const auto [wrong, first] = differences(got, want);
   if (wrong == 0) {
     return ::testing::AssertionSuccess();
   }
