@@ -5,8 +5,8 @@ A lesson's answers are what its reference solution (`solutions/NN_topic/exercise
 from the starter, as code tokens (answer_units.py: values, type aliases, function bodies, the
 parts of each). None may stand in what a student reads before committing to an answer: the
 lesson's folder — README.md, demo.hpp, demo.cu, internal.cuh, the starter's own comments, the
-pictures under images/, the hints of hints.md before the last (the student asks for them one
-at a time, and only the last, the idea, may hold an answer); nor in the course's own pages (COURSE_PAGES: the
+pictures under images/, hints.md (the hints give the idea and where to look, the last one
+included, never the code); nor in the course's own pages (COURSE_PAGES: the
 course README, docs/*.md, the kit's headers). Found anyway: a finding, with the file and line,
 unless the lesson's manifest (lessons/NN_topic/lesson.json, `answer_exceptions`) lists that
 place with its reason.
@@ -34,11 +34,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from course.model import answers
 from course.model.cli import Parser, lesson_number, run_main
-from course.model.course_model import (CourseError, HINTS_FILE, Lesson, ROOT, STUDENT_FILE_PATTERN,
+from course.model.course_model import (CourseError, Lesson, ROOT, STUDENT_FILE_PATTERN,
                                        find_lessons)
 from course.model.manifest import MANIFEST, AnswerException
 from course.policy.answer_units import (CXX_SUFFIXES, Token, Unit, answer_units, code_tokens,
@@ -92,27 +92,9 @@ def lesson_units(answers_root: Path, lesson: Lesson) -> List[Tuple[Path, Unit]]:
 
 def view_files(view_root: Path, lesson: Lesson) -> List[Path]:
     """Every text file of the lesson's folder that the student reads before answering: all of
-    it, hints.md included (read_view shows only its hints before the last)."""
+    it, hints.md included (a hint gives the idea and where to look, never the code)."""
     folder = view_root / "lessons" / lesson.folder
-    files = []
-    for p in sorted(folder.rglob("*")):
-        if p.is_file() and p.suffix in TEXT_SUFFIXES:
-            files.append(p)
-    return files
-
-
-def read_view(path: Path) -> str:
-    """A file's text as the student sees it before answering: of hints.md, the hints before the
-    last (the last, the idea, comes when asked for), the rest blanked so lines keep their
-    numbers."""
-    text = path.read_text(encoding="utf-8", errors="replace")
-    if path.name != HINTS_FILE:
-        return text
-    lines = text.splitlines()
-    starts = [i for i, line in enumerate(lines) if re.match(r"^##\s+Hint\s+\d", line.strip())]
-    if not starts:
-        return text
-    return "\n".join(lines[:starts[-1]] + [""] * (len(lines) - starts[-1])) + "\n"
+    return [p for p in sorted(folder.rglob("*")) if p.is_file() and p.suffix in TEXT_SUFFIXES]
 
 
 def where_in(path: Path, text: str, tokens: Sequence[Token], line: int) -> Tuple[str, int]:
@@ -144,7 +126,7 @@ def answers_in_view(view_root: Path, answers_root: Path, lesson: Lesson, used: s
     findings = []
     base = base or view_root / "lessons" / lesson.folder
     for path in files if files is not None else view_files(view_root, lesson):
-        text = read_view(path)
+        text = path.read_text(encoding="utf-8", errors="replace")
         tokens = view_tokens(path, text)
         rel = path.relative_to(base).as_posix()
         shown = path.relative_to(view_root).as_posix()

@@ -3,7 +3,10 @@
 // tests, and its tests are named student/lesson01/hidden/<Suite>.<Name>, labelled `hidden`.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <numeric>
+#include <vector>
 
 #include <exercise.hpp>
 
@@ -11,11 +14,14 @@
 
 namespace {
 
-// The visible test tries a few block sizes; this one tries them all.
+// The visible test tries a few block sizes; this one tries them all: the block's thread
+// numbers, reversed, are what the readback must give thread by thread.
 TEST(HiddenLayout, ReadbackReversesEveryBlockSize) {
   for (int count = 1; count <= lesson01::kBlockThreads; ++count) {
+    std::vector<int> reversed(static_cast<std::size_t>(count));
+    std::iota(reversed.rbegin(), reversed.rend(), 0);
     for (int t = 0; t < count; ++t) {
-      ASSERT_EQ(lesson01::reversed_thread(t, count), count - 1 - t)
+      ASSERT_EQ(lesson01::reversed_thread(t, count), reversed[static_cast<std::size_t>(t)])
           << "thread " << t << " of a block of " << count;
     }
   }
