@@ -52,8 +52,7 @@ void expect_kernel_on_cpu(const char* name, lesson05::MatrixOp op, bool conflict
     const kit::cpu::KernelRun& run = r.run;
     ASSERT_TRUE(run.findings.empty()) << "the CPU run of your kernel found:\n"
                                       << run.findings_text();
-    EXPECT_TRUE(
-        lesson05::testing::same_transpose(r.out, r.in, s));
+    EXPECT_TRUE(lesson05::testing::same_transpose(r.out, r.in, s));
     ASSERT_FALSE(run.requests.empty())
         << "no shared-memory access: the kernel does not stage its tile through a "
            "kit::SharedTile yet";

@@ -47,8 +47,7 @@ inline void expect_kernel_on_cpu(const char* name, HalfMatrixOp op, bool pairs,
     const std::vector<__half> result = out.to_vector();
     std::vector<std::uint16_t> got(s.size());
     std::memcpy(got.data(), static_cast<const void*>(result.data()), got.size() * sizeof(__half));
-    EXPECT_TRUE(
-        kit::testing::same_transpose(got, bits, s, kTileDim));
+    EXPECT_TRUE(kit::testing::same_transpose(got, bits, s, kTileDim));
     const auto difference =
         kit::cpu::compare_requests(run, transpose_trace_entries(s.rows, s.cols, pairs));
     EXPECT_FALSE(difference.has_value())
