@@ -31,7 +31,7 @@ from typing import Callable, Dict, List, Optional
 
 from course.model.cli import Parser, jobs_option, run_main, split_list, write_text_atomic
 from course.model.course_model import (Build, CourseError, Lesson, LessonBuild, build_status_json,
-                                       lesson_by_number)
+                                       lesson_by_number, remove_file)
 from course.model.trust import PROGRAMS_RECORD, file_hash
 
 PROG = "build_lessons"
@@ -76,12 +76,7 @@ def grading_build(build: Build, lessons: List[Lesson], jobs: int,
     <build>/course/build-status.json) and the record of what this build made (Made). The record
     of an earlier build is removed before anything is built."""
     record = build.state_dir / PROGRAMS_RECORD
-    try:
-        record.unlink()
-    except FileNotFoundError:
-        pass
-    except OSError as e:
-        raise CourseError(f"cannot remove {record}: {e.strerror or e}") from None
+    remove_file(record)
     made = Made(f"{time.strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(4)}", {})
     status = build.build_lessons(lessons, jobs, say=say, timeout=timeout, fresh=True)
     for lesson in lessons:

@@ -342,6 +342,16 @@ def state_dir(source_dir: Path) -> Path:
     return source_dir / STATE_FOLDER
 
 
+
+def remove_file(path: Path) -> None:
+    """Removes a file if it is there. Raises CourseError (one line) when it cannot."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        raise CourseError(f"cannot remove {path}: {e.strerror or e}") from None
+
 class Build:
     """A configured build folder: where the course's sources are, which lessons it builds, how
     to build a target in it, and what building each lesson gave."""
@@ -434,12 +444,7 @@ class Build:
         whose next build fails has no program left to run."""
         for lesson in lessons:
             for path in self.lesson_files(lesson):
-                try:
-                    path.unlink()
-                except FileNotFoundError:
-                    pass
-                except OSError as e:
-                    raise CourseError(f"cannot remove {path}: {e.strerror or e}") from None
+                remove_file(path)
 
     @property
     def gpu_programs(self) -> bool:
