@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -115,10 +116,7 @@ struct Probe {
   std::uint64_t index = 0;
   kit::Pattern pattern;
   kit::BankReport model;
-  bool measured = false;
-  double counter = 0;   // wavefronts per request (the smsp__sass_* metrics)
-  double l1tex = 0;     // wavefronts per request (the l1tex__* metrics)
-  double conflicts = 0; // bank conflicts per request (l1tex__data_bank_conflicts_*)
+  std::optional<kit::PatternReading> read; // the counters, per request, once measured
 };
 
 const char* op_name(kit::SharedOp op) {
@@ -233,7 +231,7 @@ std::vector<Probe> read_patterns(const std::string& path) {
 }
 
 bool disagrees(const Probe& p) {
-  return p.measured && p.counter != static_cast<double>(p.model.wavefronts);
+  return p.read && p.read->wavefronts != static_cast<double>(p.model.wavefronts);
 }
 
 int run(const Options& o) {
@@ -280,10 +278,7 @@ int run(const Options& o) {
       }
       const std::vector<kit::PatternReading> readings = kit::measure_patterns(session, patterns);
       for (std::size_t i = 0; i < probes.size(); ++i) {
-        probes[i].counter = readings[i].wavefronts;
-        probes[i].l1tex = readings[i].l1tex_wavefronts;
-        probes[i].conflicts = readings[i].bank_conflicts;
-        probes[i].measured = true;
+        probes[i].read = readings[i];
       }
     }
   }
@@ -291,16 +286,17 @@ int run(const Options& o) {
   kit::MeasurementTable table{o.command, {}, notes, kColumns, {}};
   std::size_t measured = 0, differ = 0;
   for (const Probe& p : probes) {
-    measured += p.measured;
+    measured += p.read.has_value();
     differ += disagrees(p);
     const kit::WarpAccess& a = p.pattern.access;
-    table.rows.push_back(
-        kit::csv_field(p.set) + "," + std::to_string(p.index) + "," + op_name(p.pattern.op) + "," +
-        std::to_string(a.width) + "," + hex(a.mask) + "," + offsets_text(a) + "," +
-        std::to_string(p.model.wavefronts) + "," + std::to_string(p.model.ideal) + "," +
-        (p.measured ? kit::fixed(p.counter, 2) : "") + "," +
-        (p.measured ? kit::fixed(p.l1tex, 2) : "") + "," +
-        (p.measured ? kit::fixed(p.conflicts, 2) : "") + "," + kit::csv_field(p.pattern.name));
+    table.rows.push_back(kit::csv_field(p.set) + "," + std::to_string(p.index) + "," +
+                         op_name(p.pattern.op) + "," + std::to_string(a.width) + "," + hex(a.mask) +
+                         "," + offsets_text(a) + "," + std::to_string(p.model.wavefronts) + "," +
+                         std::to_string(p.model.ideal) + "," +
+                         (p.read ? kit::fixed(p.read->wavefronts, 2) : "") + "," +
+                         (p.read ? kit::fixed(p.read->l1tex_wavefronts, 2) : "") + "," +
+                         (p.read ? kit::fixed(p.read->bank_conflicts, 2) : "") + "," +
+                         kit::csv_field(p.pattern.name));
   }
   if (o.output.empty()) {
     kit::write_measurement_csv(std::cout, table);
