@@ -55,6 +55,26 @@ std::string too_few_warps(const Slowdown& s, const std::string& what) {
          " are needed for the slowdown to show)";
 }
 
+/// The timed launches of each run: `repeats` (at least 10) spread over `runs` (at least 1).
+std::vector<int> timed_per_run(const TimerOptions& opt) {
+  const int runs = std::max(opt.runs, 1);
+  const int repeats = std::max(opt.repeats, 10);
+  std::vector<int> n(static_cast<std::size_t>(runs), repeats / runs);
+  for (int i = 0; i < repeats % runs; ++i) {
+    ++n[static_cast<std::size_t>(i)];
+  }
+  return n;
+}
+
+/// One run of `l`: a launch untimed (it follows another kernel, or an idle GPU, and starts
+/// late), then `timed` launches timed into `samples`.
+void run_once(const Launch& l, int timed, std::vector<float>& samples, Event& start, Event& stop) {
+  time_once(l, nullptr, start, stop);
+  for (int i = 0; i < timed; ++i) {
+    samples.push_back(time_once(l, nullptr, start, stop));
+  }
+}
+
 } // namespace
 
 int blocks_per_sm(const void* kernel, int block_threads, std::size_t smem_bytes) {
@@ -71,12 +91,9 @@ int saturating_blocks(const void* kernel, int block_threads, std::size_t smem_by
 Timing time_launch(const Launch& l, const TimerOptions& opt) {
   refuse_while_profiling();
   Event start, stop;
-  for (int i = 0; i < opt.warmup; ++i) {
-    time_once(l, nullptr, start, stop);
-  }
   std::vector<float> samples;
-  for (int i = 0; i < std::max(opt.repeats, 10); ++i) {
-    samples.push_back(time_once(l, nullptr, start, stop));
+  for (int timed : timed_per_run(opt)) {
+    run_once(l, timed, samples, start, stop);
   }
   return summarize(samples);
 }
@@ -84,14 +101,12 @@ Timing time_launch(const Launch& l, const TimerOptions& opt) {
 Slowdown measure_ratio(const Launch& a, const Launch& b, const TimerOptions& opt) {
   refuse_while_profiling();
   Event start, stop;
-  for (int i = 0; i < opt.warmup; ++i) {
-    time_once(a, nullptr, start, stop);
-    time_once(b, nullptr, start, stop);
-  }
+  // A's runs and B's take turns, so a change of clock or a neighbour's work touches both
+  // alike; within a run every timed launch follows one of its own kernel.
   std::vector<float> ta, tb;
-  for (int i = 0; i < std::max(opt.repeats, 10); ++i) {
-    ta.push_back(time_once(a, nullptr, start, stop));
-    tb.push_back(time_once(b, nullptr, start, stop));
+  for (int timed : timed_per_run(opt)) {
+    run_once(a, timed, ta, start, stop);
+    run_once(b, timed, tb, start, stop);
   }
   Slowdown s;
   s.a = summarize(ta);

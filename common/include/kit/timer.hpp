@@ -7,7 +7,10 @@
 /// launch shows a 32-way conflict as 1.1x to 5x). So the timer
 ///   - launches enough blocks to fill every SM at the kernel's occupancy,
 ///   - checks that both kernels have the same block shape, shared-memory size and occupancy,
-///   - warms up, then alternates A and B and takes the median of at least 10 launches each.
+///   - alternates A and B in a few runs, each run's first launch untimed (a launch that
+///     follows a different kernel, or an idle GPU, starts late: on an H100, 10-35 us more
+///     before a 0.4-1.4 ms baseline, while its blocks take the same cycles), and takes the
+///     median of at least 10 timed launches of each.
 /// judge_slowdown and judge_at_least hold what it measures against a test's bar under the one
 /// timing policy (timing_policy.hpp): measure again before failing, and call a near miss on a
 /// busy, throttled or unsteady GPU inconclusive.
@@ -35,10 +38,12 @@ struct Launch {
   std::function<void(cudaStream_t)> run; ///< Launches the kernel once on the stream.
 };
 
-/// Repeats and warm-ups of one measurement.
+/// Runs and repeats of one measurement.
 struct TimerOptions {
-  int warmup = 3;   ///< Untimed launches of each kernel first.
-  int repeats = 15; ///< Timed launches of each kernel (at least 10).
+  /// Runs of each kernel, A's and B's taking turns; each run starts with one untimed launch.
+  int runs = 3;
+  /// Timed launches of each kernel in all (at least 10), spread evenly over its runs.
+  int repeats = 15;
 };
 
 /// The event-timed samples of one kernel.
@@ -65,11 +70,12 @@ int blocks_per_sm(const void* kernel, int block_threads, std::size_t smem_bytes)
 /// A grid that fills every SM of the device at the kernel's occupancy: one full wave.
 int saturating_blocks(const void* kernel, int block_threads, std::size_t smem_bytes);
 
-/// Times one launch (warm-up, then the median of `repeats`).
+/// Times one launch: the median of `repeats` timed launches, in `runs` runs that each start
+/// with an untimed one.
 Timing time_launch(const Launch& l, const TimerOptions& opt = {});
 
-/// Times A against B, alternating launches, with no check that the two are alike: for a
-/// ratio between different kinds of work (a transpose against a device-to-device cudaMemcpy
+/// Times A against B, their runs taking turns (TimerOptions), with no check that the two are alike:
+/// for a ratio between different kinds of work (a transpose against a device-to-device cudaMemcpy
 /// of the same bytes, one transpose against another), where the ratio is a measured fact to
 /// hold against a threshold, not a shared-memory slowdown to hold against the model. The
 /// launches may be anything that runs on the stream (Launch::kernel may be null); the result's
@@ -77,7 +83,7 @@ Timing time_launch(const Launch& l, const TimerOptions& opt = {});
 /// active.
 Slowdown measure_ratio(const Launch& a, const Launch& b, const TimerOptions& opt = {});
 
-/// Times A against B, alternating launches (measure_ratio), after checking that the two share
+/// Times A against B, their runs taking turns (measure_ratio), after checking that the two share
 /// block shape, shared memory and occupancy, so that the ratio shows the shared-memory work
 /// alone. Throws std::logic_error when they differ, or while a counter session is active (the
 /// profiler serialises and replays kernels: its timings mean nothing).
