@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -86,6 +88,99 @@ __global__ void pattern_kernel(const PatternArgs args) {
         }
       }
       acc += 1;
+    }
+  }
+  // Never true in practice; makes every loaded value live.
+  if (acc == 0xdeadbeefu && args.sink) {
+    args.sink[0] = acc;
+  }
+}
+
+struct ReplayArgs {
+  const ReplayStep* steps;
+  const std::uint32_t* offsets; // [n][kWarpSize]
+  int n;
+  unsigned load_bytes;   // the loads' region, filled first; the store regions follow it
+  unsigned region_bytes; // each warp's store region
+  unsigned* sink;
+};
+
+/// Accesses per round of the replay kernel for `W`-byte accesses: 32 bytes a lane, so that the
+/// loads in flight fit the 32 registers that let 64 warps share an SM.
+template <int W>
+inline constexpr int kReplayUnroll = W >= 16  ? 2
+                                     : W == 8 ? 4
+                                              : kPatternUnroll;
+
+/// `rounds` rounds of kPatternUnroll accesses at `addr` (in loops of kReplayUnroll<W>), as the
+/// pattern kernel makes them.
+template <int W, bool Store>
+__device__ __forceinline__ unsigned repeat_access(unsigned addr, unsigned rounds, unsigned acc) {
+  const unsigned loops = rounds * (kPatternUnroll / kReplayUnroll<W>);
+  for (unsigned r = 0; r < loops; ++r) {
+#pragma unroll
+    for (int u = 0; u < kReplayUnroll<W>; ++u) {
+      if constexpr (Store) {
+        store_shared<W>(addr, acc + u);
+      } else {
+        acc ^= load_shared<W>(addr);
+      }
+    }
+    acc += 1;
+  }
+  return acc;
+}
+
+// At most 32 registers a thread, so 64 warps fit an SM as in the pattern kernel.
+__global__ void __launch_bounds__(1024, 2) replay_kernel(const ReplayArgs args) {
+  extern __shared__ uint4 smem[];
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  for (unsigned i = threadIdx.x; i < args.load_bytes / 16u; i += blockDim.x) {
+    store_shared<16>(base + 16u * i, i);
+  }
+  __syncthreads();
+  const unsigned lane = threadIdx.x % kWarpSize;
+  const unsigned warp = threadIdx.x / kWarpSize;
+  unsigned acc = lane;
+  for (int e = 0; e < args.n; ++e) {
+    const ReplayStep s = args.steps[e];
+    if (((s.mask >> lane) & 1u) == 0) {
+      continue;
+    }
+    const unsigned offset = args.offsets[e * kWarpSize + lane];
+    const unsigned addr =
+        base + offset + (s.store ? args.load_bytes + warp * args.region_bytes : 0u);
+    switch (s.width * 2 + s.store) {
+    case 2:
+      acc = repeat_access<1, false>(addr, s.rounds, acc);
+      break;
+    case 3:
+      acc = repeat_access<1, true>(addr, s.rounds, acc);
+      break;
+    case 4:
+      acc = repeat_access<2, false>(addr, s.rounds, acc);
+      break;
+    case 5:
+      acc = repeat_access<2, true>(addr, s.rounds, acc);
+      break;
+    case 8:
+      acc = repeat_access<4, false>(addr, s.rounds, acc);
+      break;
+    case 9:
+      acc = repeat_access<4, true>(addr, s.rounds, acc);
+      break;
+    case 16:
+      acc = repeat_access<8, false>(addr, s.rounds, acc);
+      break;
+    case 17:
+      acc = repeat_access<8, true>(addr, s.rounds, acc);
+      break;
+    case 32:
+      acc = repeat_access<16, false>(addr, s.rounds, acc);
+      break;
+    default:
+      acc = repeat_access<16, true>(addr, s.rounds, acc);
+      break;
     }
   }
   // Never true in practice; makes every loaded value live.
@@ -245,6 +340,182 @@ PatternPair saturating_pair(PatternBench& a, PatternBench& b, double target_ms) 
   }
   p.a = a.launch(p.blocks, p.rounds);
   p.b = b.launch(p.blocks, p.rounds);
+  return p;
+}
+
+TraceReplay::TraceReplay(std::string name, const Trace& trace, int block_threads)
+    : name_(std::move(name)), block_threads_(block_threads) {
+  if (block_threads_ <= 0 || block_threads_ % kWarpSize != 0 || block_threads_ > 1024) {
+    throw std::invalid_argument("replay block size must be a multiple of 32 up to 1024");
+  }
+  // Distinct instructions, each shifted down by whole 128-byte rows (banks and shared
+  // addresses unchanged), in the order the trace first issues them.
+  std::map<std::vector<std::uint32_t>, std::size_t> seen;
+  for (const TraceEntry& e : trace.entries()) {
+    const BankReport r = analyze(e.access, e.op);
+    if (!r.ok()) {
+      throw std::invalid_argument("replay '" + name_ + "': " + e.what + ": " + to_string(r.error));
+    }
+    std::uint32_t low = UINT32_MAX;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      if (e.access.active(lane)) {
+        low = std::min(low, e.access.address[lane]);
+      }
+    }
+    const std::uint32_t shift = low / kWavefrontBytes * kWavefrontBytes;
+    std::vector<std::uint32_t> key = {static_cast<std::uint32_t>(e.op),
+                                      static_cast<std::uint32_t>(e.access.width), e.access.mask};
+    std::size_t extent = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const std::uint32_t a = e.access.active(lane) ? e.access.address[lane] - shift : 0;
+      key.push_back(a);
+      if (e.access.active(lane)) {
+        extent = std::max<std::size_t>(extent, a + static_cast<std::size_t>(e.access.width));
+      }
+    }
+    extent = round_up(extent, kWavefrontBytes);
+    const bool store = e.op == SharedOp::store;
+    std::size_t& region = store ? region_bytes_ : load_bytes_;
+    region = std::max(region, extent);
+    const auto [it, fresh] = seen.emplace(key, steps_.size());
+    if (fresh) {
+      ReplayStep step;
+      step.width = static_cast<unsigned>(e.access.width);
+      step.store = store ? 1u : 0u;
+      step.mask = e.access.mask;
+      steps_.push_back(step);
+      offsets_.insert(offsets_.end(), key.begin() + 3, key.end());
+      counts_.push_back(0);
+    }
+    counts_[it->second] += e.repeat;
+  }
+  if (steps_.empty()) {
+    throw std::invalid_argument("replay '" + name_ + "': the trace has no instruction");
+  }
+  smem_bytes_ = load_bytes_ + region_bytes_ * static_cast<std::size_t>(block_threads_ / kWarpSize);
+  const std::size_t limit = 227 * 1024; // the largest opt-in block allocation on sm_90
+  if (smem_bytes_ > limit) {
+    throw std::invalid_argument("replay '" + name_ + "' needs " + std::to_string(smem_bytes_) +
+                                " bytes of shared memory per block (more than a block can have)");
+  }
+  d_offsets_ = DeviceBuffer<std::uint32_t>(offsets_);
+  sink_ = DeviceBuffer<unsigned>(1);
+  set_rounds(std::accumulate(counts_.begin(), counts_.end(), std::uint64_t{0},
+                             [](std::uint64_t g, std::uint64_t c) { return std::gcd(g, c); }),
+             1);
+}
+
+void TraceReplay::reserve_smem(std::size_t bytes) {
+  smem_bytes_ = std::max(smem_bytes_, round_up(bytes, 16));
+}
+
+const void* TraceReplay::kernel() const {
+  return reinterpret_cast<const void*>(&replay_kernel);
+}
+
+void TraceReplay::set_rounds(std::uint64_t unit, std::uint64_t scale) {
+  constexpr std::uint64_t kMaxRounds = 1u << 24;
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    if (unit == 0 || counts_[i] % unit != 0 ||
+        counts_[i] / unit > kMaxRounds / std::max<std::uint64_t>(scale, 1)) {
+      throw std::invalid_argument("replay '" + name_ + "': cannot run " +
+                                  std::to_string(counts_[i]) + " issues in rounds of " +
+                                  std::to_string(unit) + " x " + std::to_string(scale));
+    }
+    steps_[i].rounds = static_cast<unsigned>(counts_[i] / unit * scale);
+  }
+  d_steps_ = DeviceBuffer<ReplayStep>(steps_);
+}
+
+void TraceReplay::run(int blocks, cudaStream_t stream) const {
+  ReplayArgs args{};
+  args.steps = d_steps_.get();
+  args.offsets = d_offsets_.get();
+  args.n = static_cast<int>(steps_.size());
+  args.load_bytes = static_cast<unsigned>(load_bytes_);
+  args.region_bytes = static_cast<unsigned>(region_bytes_);
+  args.sink = sink_.get();
+  const void* fn = kernel();
+  if (smem_bytes_ > 48 * 1024) {
+    CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(smem_bytes_)));
+  }
+  void* params[] = {&args};
+  CUDA_CHECK(cudaLaunchKernel(fn, dim3(blocks), dim3(block_threads_), params, smem_bytes_, stream));
+}
+
+Launch TraceReplay::launch(int blocks) const {
+  Launch l;
+  l.name = name_;
+  l.kernel = kernel();
+  l.block_threads = block_threads_;
+  l.smem_bytes = smem_bytes_;
+  l.run = [this, blocks](cudaStream_t s) { run(blocks, s); };
+  return l;
+}
+
+Trace TraceReplay::trace(int blocks) const {
+  Trace t;
+  const int warps = block_threads_ / kWarpSize;
+  // The fill loop: thread i stores 16 bytes at 16 * (i + k * blockDim), over the loads' region.
+  const std::size_t fill = load_bytes_ / 16;
+  for (std::size_t start = 0; start < fill; start += block_threads_) {
+    for (int w = 0; w < warps; ++w) {
+      t.add(
+          SharedOp::store, 16,
+          [&](int lane) -> LaneAddress {
+            const std::size_t i = start + static_cast<std::size_t>(w * kWarpSize + lane);
+            return i < fill ? LaneAddress(static_cast<std::uint32_t>(16 * i)) : std::nullopt;
+          },
+          static_cast<std::uint64_t>(blocks), "fill");
+    }
+  }
+  for (std::size_t e = 0; e < steps_.size(); ++e) {
+    const ReplayStep& s = steps_[e];
+    for (int w = 0; w < warps; ++w) {
+      WarpAccess a;
+      a.width = static_cast<int>(s.width);
+      a.mask = s.mask;
+      const std::size_t base = s.store ? load_bytes_ + w * region_bytes_ : 0;
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        a.address[lane] = static_cast<std::uint32_t>(base + offsets_[e * kWarpSize + lane]);
+      }
+      t.add(s.store ? SharedOp::store : SharedOp::load, a,
+            static_cast<std::uint64_t>(blocks) * s.rounds * kPatternUnroll, name_);
+    }
+  }
+  return t;
+}
+
+ReplayPair saturating_replays(TraceReplay& a, TraceReplay& b, double target_ms) {
+  if (a.block_threads() != b.block_threads()) {
+    throw std::invalid_argument("replays '" + a.name() + "' and '" + b.name() +
+                                "' must share their block size");
+  }
+  const std::size_t smem = std::max(a.smem_bytes(), b.smem_bytes());
+  a.reserve_smem(smem);
+  b.reserve_smem(smem);
+  // One unit for both: each distinct instruction runs count / unit rounds in both replays.
+  std::uint64_t unit = 0;
+  for (const TraceReplay* r : {&a, &b}) {
+    for (std::uint64_t c : r->counts()) {
+      unit = std::gcd(unit, c);
+    }
+  }
+  ReplayPair p;
+  p.blocks = saturating_blocks(b.kernel(), b.block_threads(), b.smem_bytes());
+  std::uint64_t scale = 1;
+  if (!small_mode()) {
+    b.set_rounds(unit, 1);
+    const Timing t = time_launch(b.launch(p.blocks), {1, 10});
+    if (t.median_ms > 0 && t.median_ms < target_ms) {
+      scale = static_cast<std::uint64_t>(std::lround(target_ms / t.median_ms));
+    }
+  }
+  a.set_rounds(unit, scale);
+  b.set_rounds(unit, scale);
+  p.a = a.launch(p.blocks);
+  p.b = b.launch(p.blocks);
   return p;
 }
 

@@ -20,6 +20,7 @@
 #include "kit/buffer.hpp"
 #include "kit/cuda_check.hpp"
 #include "kit/device.hpp"
+#include "kit/pattern_bench.hpp"
 #include "kit/testing.hpp"
 #include "kit/timer.hpp"
 #include "score_rows/shape.hpp"
@@ -226,36 +227,97 @@ struct Race {
   kit::Launch b() { return p.launch(twin, S::kBlockThreads); }
 };
 
+/// The shared-memory instructions of one tile of a kernel of kind `S` and of its twin
+/// (traces `Traces`), each replayed alone in a saturating launch (kit::TraceReplay): what the
+/// two layouts cost on this GPU, without the index arithmetic, the global loads and the
+/// synchronisation around them. Every instruction repeats once per block and column tile, so
+/// one tile gives the ratio of any shape.
+template <class S, class Traces>
+struct TileReplays {
+  kit::TraceReplay a;   ///< The kernel's.
+  kit::TraceReplay b;   ///< The twin's.
+  kit::ReplayPair pair; ///< Both, ready for the timer.
+
+  TileReplays(const std::string& kernel, const std::string& twin)
+      : a(kernel + "'s shared accesses", Traces::exercise(S::kTileRows, kTileDim)),
+        b(twin + "'s shared accesses", Traces::twin(S::kTileRows, kTileDim)),
+        pair(kit::saturating_replays(a, b)) {}
+
+  /// The model's ratio of the two tiles.
+  static double model_ratio() { return Traces::model_ratio(S::kTileRows, kTileDim); }
+};
+
+/// Says, after a kernel's time missed its bar, what its shared-memory accesses alone showed:
+/// the one sentence a student reads when the replay decides.
+inline void note_replay(const std::string& kernel, const std::string& twin, bool replay_passed) {
+  std::printf("[kit-note] %s over %s: %s\n", kernel.c_str(), twin.c_str(),
+              replay_passed
+                  ? "the kernel's time misses the bar, but its shared-memory accesses alone, "
+                    "replayed against the twin's, meet it: other work (index arithmetic, "
+                    "latency) sets the kernel's time, not the banks"
+                  : "the kernel's time misses the bar, and so do its shared-memory accesses "
+                    "alone, replayed against the twin's: the layout costs wavefronts");
+  std::fflush(stdout);
+}
+
 /// Times `kernel` against `twin` (kind `S`) in one saturating run and expects the ratio in the
-/// band around `model_ratio(n_rows, n_cols)` of the problem timed (the model's ratio of their
-/// traces, or 1 where the kernel must match the twin).
-template <class S, class ModelRatio>
-void expect_slowdown(Kernel kernel, Kernel twin, const ModelRatio& model_ratio) {
+/// band around the model's ratio of their traces (`Traces::model_ratio` of the problem timed).
+/// Where the kernels' times miss the band, their shared-memory accesses decide: one tile of
+/// each trace replayed alone (kit::TraceReplay), against the model's ratio of the two tiles. So
+/// a layout whose accesses cost what the model says passes even when its index arithmetic sets
+/// the kernel's time, and one that costs more wavefronts fails either way.
+template <class S, class Traces>
+void expect_slowdown(Kernel kernel, Kernel twin) {
   Race<S> race{std::move(kernel), std::move(twin)};
-  KIT_EXPECT_SLOWDOWN(race.a(), race.b(), model_ratio(race.p.n_rows, race.p.n_cols));
+  const kit::SlowdownVerdict v =
+      kit::judge_slowdown(race.a(), race.b(), Traces::model_ratio(race.p.n_rows, race.p.n_cols));
+  kit::testing::report(v);
+  if (v.kind != kit::Verdict::fail) {
+    KIT_EXPECT_VERDICT(v, "");
+    return;
+  }
+  TileReplays<S, Traces> tiles(race.kernel.name, race.twin.name);
+  const kit::SlowdownVerdict shared =
+      kit::judge_slowdown(tiles.pair.a, tiles.pair.b, tiles.model_ratio());
+  kit::testing::report(shared);
+  note_replay(race.kernel.name, race.twin.name, shared.kind == kit::Verdict::pass);
+  KIT_EXPECT_VERDICT(shared, "\nThe kernels themselves: " + v.message);
 }
 
 /// Times `kernel` against `twin` (kind `S`) and expects it no slower: its time over the
 /// twin's at most kit::kUnitBandHigh, the kit's band for "no slowdown" (`what` names that
-/// speed ratio in the verdict). Prints the measurement as a [kit-slowdown] line beside
-/// `model_ratio(n_rows, n_cols)`, which a kernel whose pipe no longer sets its time does not
-/// reach.
-template <class S, class ModelRatio>
-void expect_no_slower(Kernel kernel, Kernel twin, const ModelRatio& model_ratio,
-                      const std::string& what) {
+/// speed ratio in the verdict). Prints the measurement as a [kit-slowdown] line beside the
+/// model's ratio of the problem timed (`Traces::model_ratio`), which a kernel whose pipe no
+/// longer sets its time does not reach. Where the kernel is slower, its shared-memory accesses
+/// decide, as in expect_slowdown: one tile of each trace replayed alone must be no slower.
+template <class S, class Traces>
+void expect_no_slower(Kernel kernel, Kernel twin, const std::string& what) {
   Race<S> race{std::move(kernel), std::move(twin)};
-  const double model = model_ratio(race.p.n_rows, race.p.n_cols);
-  const kit::AtLeastVerdict at = kit::judge_at_least(
-      race.a(), race.b(), [](const kit::Slowdown& s) { return 1.0 / s.ratio; },
-      1.0 / kit::kUnitBandHigh, what);
-  kit::SlowdownVerdict v;
-  v.kind = at.kind;
-  v.model_ratio = model;
-  v.last = at.measured;
-  v.attempts = at.attempts;
-  v.message = "'" + race.kernel.name + "' over '" + race.twin.name + "': " + at.message;
-  kit::testing::report(v);
-  KIT_EXPECT_VERDICT(at, "");
+  const auto no_slower = [&](const kit::Launch& a, const kit::Launch& b, double model,
+                             const std::string& a_name, const std::string& b_name) {
+    const kit::AtLeastVerdict at = kit::judge_at_least(
+        a, b, [](const kit::Slowdown& s) { return 1.0 / s.ratio; }, 1.0 / kit::kUnitBandHigh, what);
+    kit::SlowdownVerdict v;
+    v.kind = at.kind;
+    v.model_ratio = model;
+    v.last = at.measured;
+    v.attempts = at.attempts;
+    v.message = "'" + a_name + "' over '" + b_name + "': " + at.message;
+    kit::testing::report(v);
+    return at;
+  };
+  const kit::AtLeastVerdict at =
+      no_slower(race.a(), race.b(), Traces::model_ratio(race.p.n_rows, race.p.n_cols),
+                race.kernel.name, race.twin.name);
+  if (at.kind != kit::Verdict::fail) {
+    KIT_EXPECT_VERDICT(at, "");
+    return;
+  }
+  TileReplays<S, Traces> tiles(race.kernel.name, race.twin.name);
+  const kit::AtLeastVerdict shared =
+      no_slower(tiles.pair.a, tiles.pair.b, tiles.model_ratio(), tiles.a.name(), tiles.b.name());
+  note_replay(race.kernel.name, race.twin.name, shared.kind == kit::Verdict::pass);
+  KIT_EXPECT_VERDICT(shared, "\nThe kernels themselves: " + at.message);
 }
 
 } // namespace families::score_rows::testing

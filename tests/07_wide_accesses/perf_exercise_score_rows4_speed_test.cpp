@@ -1,6 +1,8 @@
 // Part 2 timed: with a conflict-free tile, score_rows4 runs as fast as its twin (the band
-// around 1: 0.95-1.05). The twin is the reference, so this test needs no bank rule and runs
-// on every GPU: it is how a GPU other than sm_90 grades Part 2.
+// around 1: 0.95-1.05), or, where the layout's index arithmetic sets the kernel's time (a
+// swizzle instead of padding), its tile's shared-memory accesses replayed alone do. The twin
+// is the reference, so this test needs no bank rule and runs on every GPU: it is how a GPU
+// other than sm_90 grades Part 2.
 #include <gtest/gtest.h>
 
 #include "kit/testing.hpp"
@@ -16,7 +18,7 @@ TEST(ScoreRowsSpeed, AsFastAsTheConflictFreeTwin) {
       lesson07::testing::Traces::model_ratio(lesson07::kTileRows, lesson07::kTileDim);
   ASSERT_DOUBLE_EQ(ratio, 1.0) << "the model says score_rows4 spends " << ratio
                                << "x the wavefronts of its twin: fix the tile layout first";
-  lesson07::testing::expect_slowdown_against_twin(1.0);
+  lesson07::testing::expect_slowdown_against_twin();
 }
 
 } // namespace

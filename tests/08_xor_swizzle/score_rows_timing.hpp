@@ -22,17 +22,16 @@ inline families::score_rows::testing::Kernel twin_kernel() {
 /// Times score_rows against score_rows_twin and expects the ratio in the band around the
 /// model's ratio of their traces: the regime where the shared-memory pipe sets the time.
 inline void expect_slowdown_against_twin() {
-  families::score_rows::testing::expect_slowdown<ScoreRows>(exercise_kernel(), twin_kernel(),
-                                                            Traces::model_ratio);
+  families::score_rows::testing::expect_slowdown<ScoreRows, Traces>(exercise_kernel(),
+                                                                    twin_kernel());
 }
 
 /// Times score_rows against score_rows_twin and expects it no slower: its time over the twin's
 /// at most kit::kUnitBandHigh, the kit's band for "no slowdown". Prints the measurement as a
 /// [kit-slowdown] line beside the model's ratio (which it does not reach: README).
 inline void expect_no_slower_than_twin() {
-  families::score_rows::testing::expect_no_slower<ScoreRows>(
-      exercise_kernel(), twin_kernel(), Traces::model_ratio,
-      "score_rows' speed over the padded twin's");
+  families::score_rows::testing::expect_no_slower<ScoreRows, Traces>(
+      exercise_kernel(), twin_kernel(), "score_rows' speed over the padded twin's");
 }
 
 } // namespace lesson08::testing

@@ -181,4 +181,42 @@ TEST_F(ModelAgainstCounters, RandomOffsetSets) {
   finish("random offset sets");
 }
 
+TEST_F(ModelAgainstCounters, TraceReplayIssuesItsTrace) {
+  // A trace of several widths and both ops, with copies shifted by whole 128-byte rows: the
+  // replay runs each distinct instruction once per round, in proportion to its count, and the
+  // counters read exactly the replay's trace.
+  kit::Trace t;
+  t.add(kit::SharedOp::load, kit::strided_access(4, 1), 2, "float stride 1");
+  t.add(kit::SharedOp::load, kit::strided_access(4, 1, 128), 2, "shifted by a row");
+  t.add(kit::SharedOp::load, kit::strided_access(4, 1, 4096), 4, "shifted by 32 rows");
+  t.add(kit::SharedOp::load, kit::strided_access(4, 32), 2, "float stride 32");
+  t.add(kit::SharedOp::load, kit::strided_access(16, 1, 0, 0x00ff00ffu), 2, "float4 masked");
+  t.add(kit::SharedOp::store, kit::strided_access(8, 2), 6, "double stride 2");
+  t.add(kit::SharedOp::store, kit::strided_access(2, 1), 2, "half stride 1");
+  KIT_REQUIRE_VERIFIED_RULES(t);
+  const kit::TraceReplay replay("mixed", t);
+  EXPECT_EQ(replay.instructions(), 5u) << "shifts by whole rows are one instruction";
+  const kit::Trace issued = replay.trace(kBlocks);
+  expect_counts("trace replay", issued, [&] { replay.run(kBlocks); });
+  // Every count is a multiple of 2: each distinct instruction runs count / 2 rounds, so the
+  // replay (its fill aside) issues the trace's requests and wavefronts, each times per_unit.
+  const std::uint64_t per_unit = static_cast<std::uint64_t>(kBlocks) *
+                                 (replay.block_threads() / kit::kWarpSize) * kit::kPatternUnroll /
+                                 2;
+  kit::Trace replayed;
+  for (const kit::TraceEntry& e : issued.entries()) {
+    if (e.what != "fill") {
+      replayed.add(e.op, e.access, e.repeat, e.what);
+    }
+  }
+  const kit::SharedCounts want = t.expected();
+  const kit::SharedCounts got = replayed.expected();
+  EXPECT_EQ(got.load_requests, want.load_requests * per_unit);
+  EXPECT_EQ(got.load_wavefronts, want.load_wavefronts * per_unit);
+  EXPECT_EQ(got.store_requests, want.store_requests * per_unit);
+  EXPECT_EQ(got.store_wavefronts, want.store_wavefronts * per_unit);
+  ++checked_;
+  finish("trace replay");
+}
+
 } // namespace

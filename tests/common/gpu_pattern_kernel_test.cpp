@@ -1,6 +1,6 @@
-// The pattern kernel runs cleanly for every width, loads and stores, full and partial warps:
-// these launches are what the sanitizer run checks (they run in the small mode too, where
-// counter and timing tests skip).
+// The pattern kernel and the trace replay run cleanly for every width, loads and stores, full
+// and partial warps: these launches are what the sanitizer run checks (they run in the small
+// mode too, where counter and timing tests skip).
 #include <gtest/gtest.h>
 
 #include "kit/cuda_check.hpp"
@@ -41,6 +41,26 @@ TEST(PatternKernel, BroadcastStoresRaceOnPurpose) {
   for (int width : {1, 2, 4, 8, 16}) {
     run_clean(kit::strided_pattern(width, 0, kit::SharedOp::store));
   }
+}
+
+// One replay of every width, loads and stores, full and partial warps, shifted copies among
+// them: each lane stays inside its region (memcheck), and no two warps store to one word
+// (racecheck).
+TEST(TraceReplay, RunsEveryWidthLoadsAndStores) {
+  KIT_REQUIRE_GPU();
+  kit::Trace t;
+  for (kit::SharedOp op : {kit::SharedOp::load, kit::SharedOp::store}) {
+    for (int width : {1, 2, 4, 8, 16}) {
+      for (unsigned stride : {1u, 2u, 33u}) {
+        t.add(op, kit::strided_access(width, stride), 2);
+        t.add(op, kit::strided_access(width, stride, 4096, 0x0000ffffu), 1);
+      }
+    }
+  }
+  kit::TraceReplay replay("every width", t);
+  replay.run(2);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 } // namespace

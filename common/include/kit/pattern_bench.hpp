@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kit/buffer.hpp"
@@ -96,5 +97,81 @@ struct PatternReading {
 /// `bank-probe` and the kit's random counter test read.
 std::vector<PatternReading> measure_patterns(CounterSession& session,
                                              const std::vector<Pattern>& patterns);
+
+/// One distinct instruction of a replayed trace, as the replay kernel reads it.
+struct ReplayStep {
+  unsigned width = 4;  ///< Bytes per lane.
+  unsigned store = 0;  ///< 1 for a store, 0 for a load.
+  unsigned mask = 0;   ///< Active lanes.
+  unsigned rounds = 0; ///< Rounds of kPatternUnroll accesses each thread makes.
+};
+
+/// A trace's shared-memory instructions replayed with nothing else around them, in one launch
+/// of the replay kernel: every warp of every block runs the trace's distinct instructions one
+/// after another, each in a loop like the pattern kernel's, for rounds in proportion to how
+/// often the trace issues it. Distinct means up to a shift of all of an instruction's
+/// addresses by whole 128-byte rows, which keeps every lane's bank and every address lanes
+/// share. Two replays timed against each other (saturating_replays) show what two kernels'
+/// shared-memory accesses cost on this GPU whatever else the kernels do: the same loop, the
+/// same kind of instructions, only the addresses differ. Loads read a region filled first
+/// (16-byte stores); each warp stores into its own region after it.
+class TraceReplay {
+public:
+  /// Collects the distinct instructions of `trace`. Throws std::invalid_argument for an empty
+  /// trace, an invalid instruction, or one that needs more shared memory than a block has.
+  TraceReplay(std::string name, const Trace& trace, int block_threads = kPatternBlockThreads);
+
+  /// The name in messages ("score_rows4's shared accesses").
+  const std::string& name() const { return name_; }
+  /// Distinct instructions replayed.
+  std::size_t instructions() const { return steps_.size(); }
+  /// How often the trace issues each distinct instruction, in the order replayed.
+  const std::vector<std::uint64_t>& counts() const { return counts_; }
+  /// Threads per block.
+  int block_threads() const { return block_threads_; }
+  /// Dynamic shared memory per block, bytes.
+  std::size_t smem_bytes() const { return smem_bytes_; }
+  /// Raises the shared memory per block (to match another replay in a timing).
+  void reserve_smem(std::size_t bytes);
+  /// The kernel function (for occupancy).
+  const void* kernel() const;
+  /// Sets the rounds of distinct instruction i to counts()[i] / `unit` x `scale` (`unit`
+  /// divides every count). Throws std::invalid_argument when a count is not a multiple of
+  /// `unit` or the rounds exceed 2^24.
+  void set_rounds(std::uint64_t unit, std::uint64_t scale);
+  /// Launches `blocks` blocks of the replay.
+  void run(int blocks, cudaStream_t stream = nullptr) const;
+  /// The launch as the timer wants it.
+  Launch launch(int blocks) const;
+  /// Every shared-memory instruction run(blocks) issues, fill stores included: each distinct
+  /// instruction at the addresses it runs at, rounds x kPatternUnroll times per warp.
+  Trace trace(int blocks) const;
+
+private:
+  std::string name_;
+  int block_threads_;
+  std::vector<ReplayStep> steps_;
+  std::vector<std::uint32_t> offsets_; // 32 per step: each lane's byte offset in its region
+  std::vector<std::uint64_t> counts_;
+  std::size_t load_bytes_ = 0;   // the loads' region (filled), a multiple of 128
+  std::size_t region_bytes_ = 0; // each warp's store region, a multiple of 128
+  std::size_t smem_bytes_ = 0;
+  DeviceBuffer<ReplayStep> d_steps_;
+  DeviceBuffer<std::uint32_t> d_offsets_;
+  DeviceBuffer<unsigned> sink_;
+};
+
+/// Two replays ready for the timer: the same shared memory, a saturating grid, each distinct
+/// instruction's rounds in proportion to its count (the same unit for both, so the ratio of
+/// their times is the ratio of the two traces' shared-memory time), scaled so that B runs
+/// for about `target_ms`.
+struct ReplayPair {
+  Launch a;       ///< The replay under test.
+  Launch b;       ///< The baseline's.
+  int blocks = 0; ///< Blocks per launch.
+};
+
+/// Prepares A and B for measure_slowdown / judge_slowdown (see ReplayPair).
+ReplayPair saturating_replays(TraceReplay& a, TraceReplay& b, double target_ms = 0.5);
 
 } // namespace kit

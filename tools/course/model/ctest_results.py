@@ -21,8 +21,9 @@ _ASSERTION = re.compile(r"(^|\n)[^\n]*:(\d+: )?Failure\n")
 _GTEST_FAILED = re.compile(r"\[  FAILED  \] ")
 _SKIP_REASON = re.compile(r"Skipped\n(.*?)\n\[  SKIPPED \]", re.S)
 # ctest's words for a test whose program does not exist (3.25 to 4.x).
-#: The kit's measurement lines in a test's output (the timer's and the counters').
-MEASUREMENT_PREFIXES = ("[kit-slowdown]", "[kit-counters]")
+#: The kit's measurement lines in a test's output (the timer's and the counters'), and its
+#: notes on them (what a replay of a kernel's shared accesses showed).
+MEASUREMENT_PREFIXES = ("[kit-slowdown]", "[kit-counters]", "[kit-note]")
 _FAILURE_AT = re.compile(r"^(?:.*/)?([^/\s]+:\d+): Failure$", re.M)
 _NO_EXECUTABLE = re.compile(r"(?:Unable|Could not) (?:to )?find executable:?\s*(\S*)", re.I)
 
