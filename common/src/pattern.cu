@@ -375,8 +375,6 @@ TraceReplay::TraceReplay(std::string name, const Trace& trace, int block_threads
     }
     extent = round_up(extent, kWavefrontBytes);
     const bool store = e.op == SharedOp::store;
-    std::size_t& region = store ? region_bytes_ : load_bytes_;
-    region = std::max(region, extent);
     const auto [it, fresh] = seen.emplace(key, steps_.size());
     if (fresh) {
       ReplayStep step;
@@ -384,8 +382,18 @@ TraceReplay::TraceReplay(std::string name, const Trace& trace, int block_threads
       step.store = store ? 1u : 0u;
       step.mask = e.access.mask;
       steps_.push_back(step);
-      offsets_.insert(offsets_.end(), key.begin() + 3, key.end());
+      // Loads share the filled region; each store instruction has a slot of its own in its
+      // warp's region, so no two instructions write one byte (no hazard for racecheck).
+      const std::uint32_t slot = store ? static_cast<std::uint32_t>(region_bytes_) : 0u;
+      for (auto a = key.begin() + 3; a != key.end(); ++a) {
+        offsets_.push_back(*a + slot);
+      }
       counts_.push_back(0);
+      if (store) {
+        region_bytes_ += extent;
+      } else {
+        load_bytes_ = std::max(load_bytes_, extent);
+      }
     }
     counts_[it->second] += e.repeat;
   }

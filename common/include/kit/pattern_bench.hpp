@@ -114,7 +114,8 @@ struct ReplayStep {
 /// share. Two replays timed against each other (saturating_replays) show what two kernels'
 /// shared-memory accesses cost on this GPU whatever else the kernels do: the same loop, the
 /// same kind of instructions, only the addresses differ. Loads read a region filled first
-/// (16-byte stores); each warp stores into its own region after it.
+/// (16-byte stores); each warp stores into its own region after it, each store instruction
+/// into a slot of its own.
 class TraceReplay {
 public:
   /// Collects the distinct instructions of `trace`. Throws std::invalid_argument for an empty
@@ -154,7 +155,7 @@ private:
   std::vector<std::uint32_t> offsets_; // 32 per step: each lane's byte offset in its region
   std::vector<std::uint64_t> counts_;
   std::size_t load_bytes_ = 0;   // the loads' region (filled), a multiple of 128
-  std::size_t region_bytes_ = 0; // each warp's store region, a multiple of 128
+  std::size_t region_bytes_ = 0; // each warp's store region: a slot per store instruction
   std::size_t smem_bytes_ = 0;
   DeviceBuffer<ReplayStep> d_steps_;
   DeviceBuffer<std::uint32_t> d_offsets_;
