@@ -65,7 +65,7 @@ static_assert(kTileElems >= kBlockThreads + kTaps - 1,
 /// Floats in the shared tile: the real and imaginary part of every staged number.
 inline constexpr int kTileFloats = 2 * kTileElems;
 /// Resident blocks per SM the kernels are built for (64 warps per SM where the architecture
-/// holds them): enough for a 2-way conflict to show in the timing.
+/// holds them): enough for a conflict to show in the timing.
 inline constexpr int kMinBlocksPerSm = 8;
 
 /// The filter: tap k is the complex number (re[k], im[k]).

@@ -47,7 +47,7 @@ inline kit::Pattern padded_column_read_demo(int col = 0) {
                                return kit::Coord{lane, col};
                              });
 }
-/// Lane l reads element (row, l) of the padded tile: rows stay conflict-free too.
+/// Lane l reads element (row, l) of the padded tile: what does padding do to a row read?
 inline kit::Pattern padded_row_read_demo(int row = 0) {
   return kit::layout_pattern("float tile[32][33], row " + std::to_string(row), PaddedTile{},
                              [row](int lane) {

@@ -26,12 +26,12 @@ inline kit::Pattern stride_one_demo() {
 inline kit::Pattern one_word_demo() {
   return kit::offset_pattern("float, all lanes word 0", sizeof(float), [](unsigned) { return 0u; });
 }
-/// Lanes 2m and 2m + 1 read float m: 16 words, two readers each, in 16 different banks.
+/// Lanes 2m and 2m + 1 read float m: 16 words, two readers each.
 inline kit::Pattern lane_pairs_demo() {
   return kit::offset_pattern("float, lane pairs share a word", sizeof(float),
                              [](unsigned lane) { return lane / 2; });
 }
-/// Even lanes read float 0, odd lanes float 1: two words in two banks.
+/// Even lanes read float 0, odd lanes float 1.
 inline kit::Pattern two_words_two_banks_demo() {
   return kit::offset_pattern("float, lanes alternate words 0 and 1", sizeof(float),
                              [](unsigned lane) { return lane % 2; });

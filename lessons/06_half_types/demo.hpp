@@ -34,26 +34,25 @@ kit::Pattern column_demo(const char* name) {
   return kit::layout_pattern(name, Tile{}, [](int lane) { return kit::Coord{lane, 0}; });
 }
 
-/// Half stride 1: lane l reads half l. Lanes 2k and 2k + 1 read the two halves of word k:
-/// 16 words, one per bank, shared by two lanes each.
+/// Half stride 1: lane l reads half l. Lanes 2k and 2k + 1 read the two halves of word k.
 inline kit::Pattern half_stride_one_demo() {
   return kit::strided_pattern(kHalfBytes, 1);
 }
-/// Half stride 2: lane l reads half 2 l, the low half of word l: 32 words in 32 banks.
+/// Half stride 2: lane l reads half 2 l, the low half of word l.
 inline kit::Pattern half_stride_two_demo() {
   return kit::strided_pattern(kHalfBytes, 2);
 }
-/// Column 0 of a 32 x 32 half tile: lane l reads half 32 l, byte 64 l, word 16 l. Even lanes
-/// land in bank 0, odd lanes in bank 16, 16 different words each.
+/// Column 0 of a 32 x 32 half tile: lane l reads half 32 l, byte 64 l, word 16 l. Which
+/// banks do the lanes land in?
 inline kit::Pattern half_column_demo() {
   return column_demo<PlainHalfTile>("half column of a 32x32 tile");
 }
-/// Column 0 of a 32 x 32 float tile, for comparison: word 32 l, bank 0 for every lane.
+/// Column 0 of a 32 x 32 float tile, for comparison: lane l reads word 32 l.
 inline kit::Pattern float_column_demo() {
   return column_demo<PlainFloatTile>("float column of a 32x32 tile");
 }
-/// Half stride 64: lane l reads half 64 l, byte 128 l: bank 0 for every lane, as for float
-/// stride 32. What decides a conflict is the byte address, not the element count.
+/// Half stride 64: lane l reads half 64 l, byte 128 l. Compare float stride 32: does the
+/// element count decide a conflict, or the byte address?
 inline kit::Pattern half_stride_64_demo() {
   return kit::strided_pattern(kHalfBytes, 64);
 }

@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(kProbeMaxThreads, kit::min_blocks_per_sm(kProb
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid % kit::kWarpSize;
   for (int i = tid; i < kProbeFloats; i += static_cast<int>(blockDim.x)) {
-    kit::st_shared(&tile[i], static_cast<float>(i)); // consecutive words: 1 wavefront
+    kit::st_shared(&tile[i], static_cast<float>(i)); // consecutive words
   }
   __syncthreads();
   float sum = 0.0f;

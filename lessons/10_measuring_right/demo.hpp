@@ -1,6 +1,6 @@
 /// @file lessons/10_measuring_right/demo.hpp
 /// @brief Lesson 10 demos: the probe kernel whose timing the exercise's harness takes (a
-/// 32-way column read and its conflict-free twin), the four small setups that hide a
+/// column read of a plain tile and of its padded twin), the four small setups that hide a
 /// conflict the way published demos do, and the dependent chain that measures a request's
 /// latency.
 ///
@@ -41,8 +41,8 @@ inline constexpr int kProbeMaxThreads = 1024;
 
 /// Which instantiation of the probe kernel.
 enum class Probe {
-  conflict, ///< ConflictLayout: 32 wavefronts per column read.
-  twin,     ///< TwinLayout: 1 wavefront per column read.
+  conflict, ///< ConflictLayout: a column read of the plain tile.
+  twin,     ///< TwinLayout: the same read of the padded tile.
 };
 
 /// The name of a probe, for messages: "conflict (float tile[32][32])".

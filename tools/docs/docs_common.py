@@ -50,6 +50,14 @@ def markdown_documents(root: str) -> List[str]:
     return docs
 
 
+def answers_documents(root: str) -> List[str]:
+    """The lessons' answers (solutions/NN_topic/answers.md, where a lesson has one): where a
+    lesson's measured blocks stand, out of the student's view until the lesson's CPU part
+    passes (course.model.answers). Not pages of the site."""
+    return [f"solutions/{lesson.folder}/answers.md" for lesson in lessons(root)
+            if os.path.isfile(os.path.join(root, "solutions", lesson.folder, "answers.md"))]
+
+
 def lesson_folder_of(path: str) -> Optional[str]:
     """"lessons/02_stride_two" for a path inside that lesson's folder ("solutions/02_stride_two"
     inside its solution's, where its answers' pictures are), else None."""
@@ -161,8 +169,8 @@ def parse_filters(texts: List[str]) -> Dict[str, str]:
 
 
 def measured_items(root: str) -> List[MeasuredItem]:
-    """Every part of the READMEs' measured blocks: the lessons' (their manifests' `measured`),
-    then the site's (docs/measured.txt)."""
+    """Every part of the measured blocks: the lessons' (their manifests' `measured`, shown in
+    their answers), then the site's (docs/measured.txt)."""
     out = []
     for m in _lesson_manifests(root):
         for e in m.measured:

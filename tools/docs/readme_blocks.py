@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Keeps the generated blocks of the lesson READMEs (and docs/*.md) in step with their sources.
+"""Keeps the generated blocks of the lesson READMEs, their answers (solutions/NN_topic/answers.md)
+and docs/*.md in step with their sources.
 
-    <!-- measured:lesson02 -->        the rows docs/measured.txt names for lesson02, from the
-    ...                               CSVs in docs/measurements/ (and its charts); a row filter
-    <!-- /measured -->                (lesson=02) shows the rows of a CSV with that value
+    <!-- measured:lesson02 -->        the rows lesson 02's manifest (or docs/measured.txt) names
+    ...                               for lesson02, from the CSVs in docs/measurements/ (and its
+    <!-- /measured -->                charts); a row filter (lesson=02) shows the rows of a CSV
+                                      with that value. A lesson's blocks stand in its answers:
+                                      measured figures answer its predictions
 
     <!-- snippet:demo.hpp#stride_two --> the lines between the two `// [stride_two]` markers of
     ```cpp                               demo.hpp (a path from the README's folder); Doxygen's
@@ -28,8 +31,8 @@ import sys
 import textwrap
 from typing import List, Tuple
 
-from docs_common import (MEASURED_MANIFEST, DocsError, course_lessons, markdown_documents,
-                         measured_items, pictures, repo_root)
+from docs_common import (MEASURED_MANIFEST, DocsError, answers_documents, course_lessons,
+                         markdown_documents, measured_items, pictures, repo_root)
 from course.model import lesson_table
 from course.model.course_model import CourseError
 from measurements import lessons_table, plain_table, read_measurement, read_sweep, table
@@ -105,8 +108,15 @@ def measured(root: str, doc: str, name: str, items) -> List[str]:
             if not os.path.isfile(os.path.join(root, item.path)):
                 raise DocsError(f"{where}: chart {item.path} does not exist (is it in "
                                 "docs/pictures.txt, and generated?)")
+            caption = chart_caption(root, item.path)
+            if doc.startswith("solutions/"):
+                # An answers file travels alone (packed, then unpacked elsewhere) and shows only
+                # its own pictures: it names the chart, which the site's pages show.
+                out.extend([f"Chart ({caption}): `{item.path}`, on the site's Measured "
+                            "results page.", ""])
+                continue
             rel = os.path.relpath(item.path, os.path.dirname(doc)).replace(os.sep, "/")
-            out.extend([f"![{chart_caption(root, item.path)}]({rel})", ""])
+            out.extend([f"![{caption}]({rel})", ""])
     flush()
     return out[:-1] if out and out[-1] == "" else out
 
@@ -168,7 +178,7 @@ def sync(root: str, write: bool) -> List[str]:
     """Returns one problem line per stale block (check) or per rewritten file (write)."""
     items = measured_items(root)
     reports = sync_lesson_table(root, write)
-    for doc in markdown_documents(root):
+    for doc in markdown_documents(root) + answers_documents(root):
         path = os.path.join(root, doc)
         with open(path, encoding="utf-8") as f:
             old = f.read()

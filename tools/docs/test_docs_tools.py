@@ -165,6 +165,28 @@ class ReadmeBlocks(unittest.TestCase):
             # Text outside the markers is untouched.
             self.assertTrue(text.startswith("# Lesson 01: A demo\n\n## Goal\n"))
 
+    def test_a_lessons_answers_hold_its_block_and_name_its_chart(self):
+        # Measured figures answer predictions: the block stands in solutions/NN/answers.md,
+        # which travels alone (packed), so it names the chart rather than linking it.
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp)
+            open(os.path.join(tmp, "docs/measurements/sweep_float.svg"), "w").close()
+            repo.write("solutions/01_demo/answers.md", """\
+                # Lesson 01: answers
+
+                <!-- measured:lesson01 -->
+                <!-- /measured -->
+                """)
+            stale = readme_blocks.sync(tmp, write=False)
+            self.assertTrue(any(r.startswith("solutions/01_demo/answers.md: generated blocks "
+                                             "are stale") for r in stale), stale)
+            readme_blocks.sync(tmp, write=True)
+            text = repo.read("solutions/01_demo/answers.md")
+            self.assertIn("| float load | 2 | 2 | — | 2.00x | — |", text)
+            self.assertIn("Chart (float loads by stride: wavefronts and slowdown, model and "
+                          "measured): `docs/measurements/sweep_float.svg`", text)
+            self.assertNotIn("](", text)
+
     def test_measured_figures_come_from_the_csv(self):
         with tempfile.TemporaryDirectory() as tmp:
             repo = Repo(tmp, measured=True)

@@ -37,8 +37,10 @@
   course page from the root, docs/measurements.md), `where` the README section or the C++
   declaration, `origin` the answer's declaration in the solution.
 - pictures: the bank maps (bank-map's arguments; a `note` may say what an index counts) and
-  charts the lesson's pages show (paths from the course's root); measured: the README's `<!-- measured:BLOCK -->` blocks, in order (a
-  table of rows of a CSV, with `rows` filters COLUMN=VALUE or `strides`, or a chart).
+  charts the lesson's pages show (paths from the course's root); measured: the
+  `<!-- measured:BLOCK -->` blocks of the lesson's answers (solutions/NN_topic/answers.md:
+  measured figures answer predictions), in order (a table of rows of a CSV, with `rows`
+  filters COLUMN=VALUE or `strides`, or a chart).
 
 A key the reader does not know is refused: a manifest says what it means or nothing. Grading
 reads the pinned course's manifests only (a student's edited copy changes nothing). Standard

@@ -13,7 +13,10 @@ place with its reason.
 
 The same run also checks, mechanically:
   - no README has a heading about answers (the answers are in solutions/NN_topic/answers.md,
-    which ./course shows once the lesson's CPU part passes: course.model.answers);
+    which ./course shows once the lesson's CPU part passes: course.model.answers), nor a
+    measured block (measured figures answer predictions: they stand in answers.md);
+  - no comment of a lesson's demo.hpp or demo.cu states a cost (wavefronts, n-way,
+    conflict-free), unless the manifest lists it (origin `cost`) with its reason;
   - every lesson with a solution has its answers.md, whose pictures exist beside it;
   - with --bank-map: no `bank-map` command a README prints before "What you should see", and no
     picture it shows there, draws a pattern one of the lesson's predictions asks about (the
@@ -56,8 +59,23 @@ TEXT_SUFFIXES = {".md", ".hpp", ".cuh", ".cu", ".cpp", ".h", ".svg", ".txt"}
 
 
 #: The course's own pages a student reads whatever the lesson (README.md, docs/*.md: the site;
-#: the kit's headers: its API pages): no lesson's answer may stand there either.
-COURSE_PAGES = ("README.md", "docs/*.md", "common/include/kit/*.hpp")
+#: the hidden-test examples instructors copy; the kit's headers: its API pages): no lesson's
+#: answer may stand there either.
+COURSE_PAGES = ("README.md", "docs/*.md", "docs/examples/**/*", "common/include/kit/*.hpp")
+
+#: A measured block in a lesson's README: measured figures answer its predictions, so a
+#: lesson's blocks stand in its answers (tools/docs/readme_blocks.py renders them there).
+MEASURED_BLOCK = re.compile(r"^<!--\s*measured:(\S+)\s*-->")
+
+#: What a demo file's comment may not say of its demos: a cost (wavefronts, an n-way conflict,
+#: conflict-free), which is what a lesson's predictions ask. The tests and the answers say it.
+DEMO_FILES = ("demo.hpp", "demo.cu")
+COST_IN_A_COMMENT = re.compile(
+    r"\b(?:\d+|one|two|three|four|eight|sixteen|thirty-two)[ -]wavefronts?\b"
+    r"|\bconflict-free\b|\b\d+-way\b|\bno (?:bank )?conflicts?\b|\bwithout (?:a )?conflicts?\b",
+    re.I)
+#: The origin a lesson's manifest names to let a demo comment state a cost (with its reason).
+COST_ORIGIN = "cost"
 
 
 # ------------------------------------------------------------------------------------------
@@ -187,6 +205,50 @@ def readme_structure(view_root: Path, answers_root: Path, lesson: Lesson) -> Lis
     return findings
 
 
+def measured_blocks_in_view(view_root: Path, lesson: Lesson) -> List[Finding]:
+    """A measured block in the lesson's README: its figures answer the predictions."""
+    readme = view_root / "lessons" / lesson.folder / "README.md"
+    if not readme.is_file():
+        return []
+    findings = []
+    for i, line in enumerate(readme.read_text(encoding="utf-8").split("\n"), 1):
+        m = MEASURED_BLOCK.match(line.strip())
+        if m:
+            findings.append(Finding(f"lessons/{lesson.folder}/README.md", i,
+                                    f"measured results in view (block '{m.group(1)}'): they "
+                                    f"answer the predictions, so they stand in solutions/"
+                                    f"{lesson.folder}/{answers.ANSWERS_FILE}"))
+    return findings
+
+
+def costs_in_demo_comments(view_root: Path, lesson: Lesson, used: set) -> List[Finding]:
+    """A demo file's comment that states a cost (what the predictions ask), unless the lesson's
+    manifest lists that place with origin `cost` and its reason."""
+    findings = []
+    for name in DEMO_FILES:
+        path = view_root / "lessons" / lesson.folder / name
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        code = code_tokens(text)
+        for i, line in enumerate(text.split("\n"), 1):
+            comment = line.partition("//")[2]
+            m = COST_IN_A_COMMENT.search(comment)
+            if not m:
+                continue
+            where = declaration_at(code, statement_start(code, i))
+            exception = exception_for(lesson, name, where, COST_ORIGIN)
+            if exception:
+                used.add(exception)
+                continue
+            findings.append(Finding(f"lessons/{lesson.folder}/{name}", i,
+                                    f"a demo's comment states a cost ('{m.group(0)}'"
+                                    f"{f', {where}' if where else ''}): the predictions ask "
+                                    f"for it; say what the demo does, and let the tests and "
+                                    f"the answers say what it costs"))
+    return findings
+
+
 # ------------------------------------------------------------------------------------------
 # The starter's failure messages
 # ------------------------------------------------------------------------------------------
@@ -236,6 +298,8 @@ def check(view_root: Path, answers_root: Path, numbers: Sequence[str],
         if lesson in with_solution:
             findings += answers_in_view(view_root, answers_root, lesson, used)
         findings += readme_structure(view_root, answers_root, lesson)
+        findings += measured_blocks_in_view(view_root, lesson)
+        findings += costs_in_demo_comments(view_root, lesson, used)
         if bank_map is not None:
             from course.policy import prediction_patterns
             found, said = prediction_patterns.check_lesson(view_root, answers_root, lesson,
@@ -244,7 +308,8 @@ def check(view_root: Path, answers_root: Path, numbers: Sequence[str],
             notes += said
         if build_dir is not None and lesson in with_solution:
             findings += starter_messages(build_dir, answers_root, lesson)
-    pages = sorted({p for pattern in COURSE_PAGES for p in view_root.glob(pattern) if p.is_file()})
+    pages = sorted({p for pattern in COURSE_PAGES for p in view_root.glob(pattern)
+                    if p.is_file() and p.suffix in TEXT_SUFFIXES})
     for lesson in with_solution:
         findings += answers_in_view(view_root, answers_root, lesson, used, pages, view_root)
     if bank_map is None:

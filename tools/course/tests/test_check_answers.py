@@ -146,6 +146,47 @@ class PutBack(CourseCopy):
         self.assertIn(("common/include/kit/layout.hpp", 1), found)
         self.assertIn(("docs/page.md", 3), found)
 
+    def test_a_hidden_test_example_counts(self):
+        # The example of a hidden test once spelled lesson 01's reversal.
+        root = self.course("01")
+        example = root / "docs" / "examples" / "hidden-tests" / "01_no_conflict" / "x_test.cpp"
+        example.parent.mkdir(parents=True)
+        example.write_text("// Checks the reversal.\nconst int want = count - 1 - t;\n")
+        found = [f for f in self.findings(root, "01") if f.path.endswith("x_test.cpp")]
+        self.assertTrue(found, "an answer in a hidden-test example was not found")
+        self.assertIn("count - 1 - t", found[0].message)
+
+    def test_a_measured_block_in_a_readme(self):
+        # Lesson 01's README once printed the measured table of its demos below its questions.
+        root = self.course("01")
+        line = self.append(root, "01", "README.md",
+                           "<!-- measured:lesson01 -->\n| demo | `float stride 1` | 1.00 / 1.00 |\n"
+                           "<!-- /measured -->\n")
+        found = [f for f in self.findings(root, "01")
+                 if f.path.endswith("README.md") and f.line == line]
+        self.assertTrue(found, "a measured block in a README was not found")
+        self.assertIn("measured results in view", found[0].message)
+
+    def test_a_demo_comment_that_states_a_cost(self):
+        # Lesson 01's demo.hpp once said what its stride-1 demo costs.
+        root = self.course("01")
+        for text, cost in (("/// Words 0..31, banks 0..31: one wavefront.\n", "one wavefront"),
+                           ("// Any order of one row is conflict-free.\n", "conflict-free"),
+                           ("/// A 32-way column read.\n", "32-way")):
+            with self.subTest(cost=cost):
+                line = self.append(root, "01", "demo.hpp", text)
+                found = [f for f in self.findings(root, "01")
+                         if f.path.endswith("demo.hpp") and f.line == line]
+                self.assertTrue(found, f"'{text.strip()}' was not found")
+                self.assertIn(cost, found[0].message)
+
+    def test_a_demo_comment_may_say_what_a_demo_does(self):
+        root = self.course("01")
+        self.append(root, "01", "demo.hpp", "/// Lane l reads float 33 l: which bank holds it?\n"
+                                            "inline int stride(int lane) { return 33 * lane; }\n")
+        found = [f for f in self.findings(root, "01") if f.path.endswith("demo.hpp")]
+        self.assertEqual(found, [])
+
     def test_the_last_hint_is_the_view_too(self):
         root = self.course("07")
         line = self.append(root, "07", "hints.md", "So: `kTileDim + kVec`.\n")  # the last hint
