@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -16,6 +17,7 @@
 
 #include "cpu_matrix_run.hpp"
 #include "kit/cpu_run.hpp"
+#include "kit/testing_matrix.hpp"
 #include "matrix_check.hpp"
 #include "transpose_trace.hpp"
 
@@ -43,29 +45,44 @@ kit::Trace exact_trace(int rows, int cols) {
 }
 
 /// Runs `op` on the CPU on every kernel shape and checks the output, the findings and the
-/// requests against the trace of Tile.
+/// requests against the trace of Tile. Each kind of failure is reported once, for the first
+/// shape that shows it, with the count of shapes that repeat it.
 template <class Tile>
 void expect_kernel_on_cpu(const char* name, lesson05::MatrixOp op, bool conflict_free) {
+  kit::testing::FailuresByKind failures;
   for (const Shape s : kKernelShapes) {
-    SCOPED_TRACE(std::string(name) + " on a " + s.name() + " matrix");
+    const std::string shape = s.name();
     const lesson05::testing::CpuMatrixRun r = lesson05::testing::run_on_cpu(name, op, s);
     const kit::cpu::KernelRun& run = r.run;
-    ASSERT_TRUE(run.findings.empty()) << "the CPU run of your kernel found:\n"
-                                      << run.findings_text();
-    EXPECT_TRUE(lesson05::testing::same_transpose(r.out, r.in, s));
-    ASSERT_FALSE(run.requests.empty())
-        << "no shared-memory access: the kernel does not stage its tile through a "
-           "kit::SharedTile yet";
+    if (!run.findings.empty()) {
+      failures.add("findings", shape,
+                   std::string("the CPU run of your ") + name + " found:\n" + run.findings_text());
+      continue; // what it wrote, and how, means little after a race or a fault
+    }
+    failures.add("output", shape,
+                 lesson05::testing::same_transpose(r.out, r.in, s) << " (" << name << ")");
+    if (run.requests.empty()) {
+      failures.add("no requests", shape,
+                   std::string(name) + ": no shared-memory access: the kernel does not stage its "
+                                       "tile through a kit::SharedTile yet");
+      continue;
+    }
     const auto difference = kit::cpu::compare_requests(run, exact_trace<Tile>(s.rows, s.cols));
-    EXPECT_FALSE(difference.has_value())
-        << "your kernel's shared-memory requests are not those of your functions (store_coord, "
-           "load_coord, tile_extent, the layout):\n  "
-        << *difference;
+    if (difference) {
+      failures.add("requests", shape,
+                   std::string(name) +
+                       ": your kernel's shared-memory requests are not those of your functions "
+                       "(store_coord, load_coord, tile_extent, the layout):\n  " +
+                       *difference);
+    }
     if (conflict_free) {
-      const auto over = run.first_over_ideal();
-      EXPECT_FALSE(over.has_value()) << "the padded tile must cost the ideal: " << *over;
+      if (const auto over = run.first_over_ideal()) {
+        failures.add("ideal", shape,
+                     std::string(name) + ": the padded tile must cost the ideal: " + *over);
+      }
     }
   }
+  failures.report();
 }
 
 TEST(KernelOnCpu, TiledKernelRunsAsItsTrace) {

@@ -2,7 +2,8 @@
 /// @brief Matrices for tests of kernels that move bits (transposes, copies): shapes (the
 /// awkward ones every such kernel must handle), the CPU transpose, and bit-for-bit comparisons
 /// that name the first wrong element, its tile and, for a transpose, where its value came
-/// from. Host code; kit/testing_matrix_run.hpp runs a kernel on them (GPU tests).
+/// from, and one report per kind of failure over a loop of shapes. Host code;
+/// kit/testing_matrix_run.hpp runs a kernel on them (GPU tests).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -138,5 +139,59 @@ template <class Bits>
          << element("in", c, r) << " (the " << s.name() << " input transposed is " << s.cols
          << " x " << s.rows << ")";
 }
+
+/// The failures of a loop over shapes, one message per kind: a wrong layout or index fails every
+/// shape the same way, and one message (the first shape's) with the count of shapes that repeat
+/// it says so without burying the next kind of failure.
+class FailuresByKind {
+public:
+  /// Notes a failure of `kind` on `shape`; the first of a kind keeps its message.
+  void add(const std::string& kind, const std::string& shape, const std::string& message) {
+    for (Kind& k : kinds_) {
+      if (k.kind == kind) {
+        k.more.push_back(shape);
+        return;
+      }
+    }
+    kinds_.push_back({kind, shape, message, {}});
+  }
+  /// Notes `result` as a failure of `kind` on `shape` when it is one.
+  void add(const std::string& kind, const std::string& shape,
+           const ::testing::AssertionResult& result) {
+    if (!result) {
+      add(kind, shape, result.message());
+    }
+  }
+  /// Each kind's message as one failure of the running test, at its TEST line, in the order
+  /// first seen.
+  void report() const {
+    const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    report(test ? test->file() : __FILE__, test ? test->line() : __LINE__);
+  }
+  /// The same, at `file`:`line`.
+  void report(const char* file, int line) const {
+    for (const Kind& k : kinds_) {
+      std::string text = "on the " + k.first + " matrix: " + k.message;
+      if (!k.more.empty()) {
+        text += "\n(the same on " + std::to_string(k.more.size()) + " more shape" +
+                (k.more.size() > 1 ? "s" : "") + ":";
+        for (std::size_t i = 0; i < k.more.size(); ++i) {
+          text += (i ? ", " : " ") + k.more[i];
+        }
+        text += ")";
+      }
+      ADD_FAILURE_AT(file, line) << text;
+    }
+  }
+
+private:
+  struct Kind {
+    std::string kind;
+    std::string first;             // the shape that showed it first
+    std::string message;           // its message there
+    std::vector<std::string> more; // the shapes that repeat it
+  };
+  std::vector<Kind> kinds_;
+};
 
 } // namespace kit::testing
