@@ -25,6 +25,9 @@
 - points: what the lesson is worth in a grade (an instructor's points table may say otherwise).
 - kernel_on_cpu: the student's kernel also runs on the CPU (tests/NN_topic has
   cpu_*_kernel_test.cpp files and kernels_on_cpu.cpp; the build checks that they agree).
+- gpu_judges: what only a GPU judges of the lesson's exercise (its speed), said once the
+  student's kernel passes on the CPU: what the CPU run cannot show, and why it matters, never
+  the answer (optional).
 - gpu: what the lesson's GPU tests need: the compute capability its kernels are built for at
   least, the TMA (sm_90), ldmatrix, and the hardware counters (the build checks that a lesson
   declares counters exactly when it has a counter test file).
@@ -132,6 +135,7 @@ class Manifest:
     answer_exceptions: Tuple[AnswerException, ...] = ()
     pictures: Tuple[PictureEntry, ...] = ()
     measured: Tuple[MeasuredEntry, ...] = ()
+    gpu_judges: str = ""
 
     def to_json(self) -> str:
         return manifest_json(self)
@@ -195,7 +199,7 @@ def parse_manifest(text: str, path: Path, shown: str, number: str) -> Manifest:
         raise CourseError(f"{shown}: not JSON ({e})") from None
     d = r.object(data, "the manifest",
                  ("lesson", "title", "teaches", "points", "kernel_on_cpu", "gpu"),
-                 ("policy", "answer_exceptions", "pictures", "measured"))
+                 ("policy", "answer_exceptions", "pictures", "measured", "gpu_judges"))
     lesson = r.string(d["lesson"], "lesson", re.compile(r"^\d\d$"))
     if lesson != number:
         raise r.fail("lesson", f"'{lesson}' is not the folder's number, {number}")
@@ -242,7 +246,8 @@ def parse_manifest(text: str, path: Path, shown: str, number: str) -> Manifest:
             f"{shown}, {where}"))
     return Manifest(path, lesson, r.string(d["title"], "title"), r.string(d["teaches"], "teaches"),
                     points, r.boolean(d["kernel_on_cpu"], "kernel_on_cpu"), gpu, policy,
-                    tuple(exceptions), tuple(pictures), tuple(measured))
+                    tuple(exceptions), tuple(pictures), tuple(measured),
+                    r.string(d["gpu_judges"], "gpu_judges") if "gpu_judges" in d else "")
 
 
 _memo: Dict[Tuple[str, int, int], Manifest] = {}
@@ -275,6 +280,7 @@ def manifest_json(m: Manifest) -> str:
         "lesson": m.lesson, "title": m.title, "teaches": m.teaches,
         "points": int(m.points) if float(m.points).is_integer() else m.points,
         "kernel_on_cpu": m.kernel_on_cpu,
+        **({"gpu_judges": m.gpu_judges} if m.gpu_judges else {}),
         "gpu": {"compute_capability": m.gpu.compute_capability, "tma": m.gpu.tma,
                 "ldmatrix": m.gpu.ldmatrix, "counters": m.gpu.counters}}
     policy = (("headers", m.policy.headers), ("std", m.policy.std), ("names", m.policy.names),

@@ -121,6 +121,13 @@ def open_answers(build: Build, done: List[report.LessonProgress], one_lesson: bo
     return f"Answers of the lessons whose CPU part passes ({numbers}): {where}"
 
 
+def print_gpu_judges(p: report.LessonProgress) -> None:
+    """What only a GPU judges of the lesson's exercise (its manifest's `gpu_judges`), once its
+    CPU part passes."""
+    if p.lesson.manifest.gpu_judges:
+        print(f"Not judged on the CPU: {p.lesson.manifest.gpu_judges}", flush=True)
+
+
 def print_verdict(p: report.LessonProgress, cpu_only: bool, build_dir: str = "build/student") -> None:
     table = report.Table([p], build_dir)
     number = p.lesson.number
@@ -130,10 +137,13 @@ def print_verdict(p: report.LessonProgress, cpu_only: bool, build_dir: str = "bu
         if p.counted and not p.failing and p.cpu_total:
             print(f"The CPU part passes. `{COMMAND} test {number}` builds "
                   f"the kernel and checks it on a GPU.", flush=True)
+            print_gpu_judges(p)
     else:
         print(f"\n{report.verdict(p, table)}", flush=True)
         for i, reason in enumerate(table.reasons):
             print(f"[{i + 1}] {reason}")
+        if p.status in report.WAITING_FOR_A_GPU:
+            print_gpu_judges(p)
     if p.failing:
         more = f" and {len(p.failing) - 1} more" if len(p.failing) > 1 else ""
         print(f"Failing: {p.failing[0]}{more}.", flush=True)

@@ -101,6 +101,19 @@ class Status(LessonFixture):
         self.report(passed("A.Cpu"), failed("K.Kernel", kernel), skipped_gpu("C.Gpu"))
         self.assertTrue(self.row(self.progress()).endswith("  in progress"))
 
+    def test_what_only_a_gpu_judges_once_the_cpu_part_passes(self):
+        # Lesson 05's manifest says what the CPU run cannot show of its exercise (its speed).
+        manifest = next((self.source / "lessons").glob("01_*")) / "lesson.json"
+        data = json.loads(manifest.read_text())
+        data["gpu_judges"] = "Speed: the bandwidth test needs a GPU."
+        manifest.write_text(json.dumps(data))
+        self.report(passed("A.Cpu"), failed("B.Cpu"), skipped_gpu("C.Gpu"))
+        self.assertNotIn("Not judged on the CPU", self.course_test("--cpu").stdout)
+        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
+        for extra in ((), ("--cpu",)):
+            out = self.course_test(*extra).stdout
+            self.assertIn("Not judged on the CPU: Speed: the bandwidth test needs a GPU.", out)
+
     def test_every_count_adds_up(self):
         # On a GPU: one GPU test passed; the sanitizer runs are still left out, and said so.
         self.report(passed("A.Cpu"), passed("B.Cpu"), passed("C.Gpu", GPU))

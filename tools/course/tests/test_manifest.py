@@ -50,6 +50,14 @@ class Refusals(ToolTest):
                                                                               ("vector",)))
         self.assertEqual(m.measured[0].where, "lessons/03_x/lesson.json, measured[0]")
 
+    def test_what_only_a_gpu_judges(self):
+        m = parse(dict(GOOD, gpu_judges="Speed: the bandwidth test runs on a GPU."))
+        self.assertEqual(m.gpu_judges, "Speed: the bandwidth test runs on a GPU.")
+        self.assertIn('"gpu_judges": "Speed: the bandwidth test runs on a GPU."', m.to_json())
+        self.assertEqual(parse(GOOD).gpu_judges, "")
+        self.assertNotIn("gpu_judges", parse(GOOD).to_json())
+        self.assertRefused(dict(GOOD, gpu_judges=["speed"]), "gpu_judges")
+
     def test_what_is_refused(self):
         self.assertRefused("{", "not JSON")
         self.assertRefused(dict(GOOD, color="red"), "unknown key color")
