@@ -35,7 +35,12 @@ from course.model.course_model import CourseError, ROOT, find_lessons
 from course.model.starters import FIRST_TAG, git
 from course.model.student_repo import left_out, student_presets
 
+#: The branch of the student repository (docs/instructors.md, section 1, pushes it).
+BRANCH = "main"
+
 PROG = "make_student_repo"
+
+
 def markdown_section(text: str, heading: str) -> str:
     """The body of a `## heading` section, without its heading."""
     m = re.search(rf"^## {re.escape(heading)}\s*\n(.*?)(?=^## |\Z)", text, re.M | re.S)
@@ -136,6 +141,8 @@ def make(source: Path, out: Path, ref: str, use_git: bool, with_answers: bool = 
                     "on one's own)")
     if use_git:
         git(out, "init", "-q", check=True)
+        # The branch is `main` whatever the machine's default (docs/instructors.md pushes it).
+        git(out, "symbolic-ref", "HEAD", f"refs/heads/{BRANCH}", check=True)
         ident = []
         if not git(out, "config", "user.email").stdout.strip():
             ident = ["-c", "user.name=Course", "-c", "user.email=course@localhost"]
@@ -144,7 +151,7 @@ def make(source: Path, out: Path, ref: str, use_git: bool, with_answers: bool = 
             check=True)
         git(out, *ident, "tag", "-a", FIRST_TAG, "-m",
             f"The starters as shipped (course commit {sha})", check=True)
-        done.append(f"made a git repository with one commit, tagged {FIRST_TAG}")
+        done.append(f"made a git repository with one commit on {BRANCH}, tagged {FIRST_TAG}")
     return done
 
 

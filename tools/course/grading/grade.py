@@ -2,7 +2,8 @@
 """The grade report: scores ctest's JUnit output against the lessons' points.
 
   report      JUnit file(s) + the points -> a Markdown report, a JSON score file; exits 1
-              below --pass-mark
+              below --pass-mark, 3 with --require-complete where some points were not
+              gradable on this machine
   lesson NN   runs one lesson's tests in a build folder and exits 0 only if every one of them
               passed (one GitHub Classroom autograding step per lesson)
   points      writes an instructor's points table that lists every test of a reference run
@@ -13,8 +14,9 @@ Grading rules. A test scores its points only if it ran and passed. A GPU test th
 scores zero and is listed as "not run: <reason>": no points for skipping. A test whose program
 did not build scores zero, "did not build" (with the compiler's first error where
 build_lessons.py recorded it). A test of the points table, or of the build's test list, that is
-missing from the report scores zero, "not run". The score is always taken against the whole
-table.
+missing from the report scores zero, "not run". The score is taken against the whole table of
+the lessons graded (--lessons leaves the others out of the total); a test this machine could not
+grade scores zero, "not gradable here", and the report says the grade is incomplete.
 
 Every lesson of the course (its lessons/NN_topic folders) is graded, worth its manifest's
 points unless an instructor's points table says otherwise (points_table.py). Without a "tests"
@@ -22,7 +24,8 @@ list, a lesson's points are shared by the tests the build registered (give --bui
 failing that, found in the report. Test names are as ctest prints them after "<tree>/lessonNN/".
 
 Exit status: 0 done (and at or above the pass mark), 1 below the pass mark (or, for `lesson`,
-not every test passed), 2 for bad usage or unreadable input.
+not every test passed), 2 for bad usage or unreadable input, 3 (report --require-complete) a
+grade with points this machine could not grade.
 """
 
 from __future__ import annotations
@@ -42,12 +45,14 @@ from course.model.course_model import (Build, CourseError, Lesson, LessonBuild, 
 from course.model.ctest_results import ResultError, TestInfo, TestResult, list_tests, read_junit
 from course.model.trust import read_trust
 from course.grading import grade_tests
-from course.grading.grade_report import fmt, to_json, to_markdown
+from course.grading.grade_report import fmt, incomplete_line, to_json, to_markdown
 from course.grading.points_table import (POINTS_RECORD, PointsTable, course_points, load_points,
                                          whole_or_float)
 from course.grading.scoring import Grade, NOT_BUILT, NOT_GRADABLE, NOT_RUN, PASSED, score
 
 PROG = "grade"
+#: The exit status of `report --require-complete` for a grade with points not gradable here.
+INCOMPLETE = 3
 
 
 # ------------------------------------------------------------------------------------------
@@ -114,6 +119,9 @@ def summary(grade: Grade, heading: str) -> List[str]:
                    if lesson.count(s)]
         lines.append(f"  {lesson.label}: {fmt(lesson.score)} / {fmt(lesson.points)}  "
                      f"({', '.join(counts)})")
+    if not grade.complete:
+        lines.append(f"  INCOMPLETE: {fmt(grade.not_gradable_points)} of {fmt(grade.max)} points "
+                     f"not gradable on this machine")
     if grade.trust is not None and not grade.trust.trusted:
         lines.append("  NOT A TRUSTED GRADE: " + " ".join(
             line for line in grade.trust.lines if "NOT" in line or "NONE" in line or
@@ -156,6 +164,9 @@ def cmd_report(args) -> int:
     if args.markdown:
         write_output(args.markdown, markdown + "\n")
     print("\n".join(summary(grade, args.heading)))
+    if args.require_complete and not grade.complete:
+        print(f"grade: {incomplete_line(grade)}", file=sys.stderr)
+        return INCOMPLETE
     return 1 if grade.passed is False else 0
 
 
@@ -298,6 +309,9 @@ def make_parser() -> Parser:
     p.add_argument("--markdown", type=Path, help="write the Markdown report here (e.g. $GITHUB_STEP_SUMMARY; - for stdout)")
     p.add_argument("--json", type=Path, help="write the JSON score file here")
     p.add_argument("--pass-mark", type=percentage, help="exit 1 below this percentage")
+    p.add_argument("--require-complete", action="store_true",
+                   help=f"exit {INCOMPLETE} when some points were not gradable on this machine "
+                        "(no GPU, counters refused)")
     p.add_argument("--heading", default="Grade", help="the report's heading (e.g. the student's name)")
     p.add_argument("--lessons", help="the lessons this run graded, e.g. 01,03 (the others are "
                                      "listed as not graded, and left out of the total)")

@@ -1,5 +1,7 @@
 """The grade's outputs: the Markdown report (a table per lesson, every test with its points and
-result, the measured slowdowns and counters) and the JSON score file."""
+result, the measured slowdowns and counters; hidden tests only by count and points, the student
+reads it; a loud line when the grade is incomplete) and the JSON score file (everything, hidden
+tests by name: the instructor's)."""
 
 from __future__ import annotations
 
@@ -53,11 +55,34 @@ def lesson_name(lesson: LessonScore) -> str:
     return f"{number} {lesson.title}".strip()
 
 
+def incomplete_line(grade: Grade) -> str:
+    """The one line that says a grade is incomplete, how much and why (the grader's reasons)."""
+    reasons = []
+    for t in grade.not_gradable():
+        if t.detail and t.detail not in reasons:
+            reasons.append(t.detail)
+    why = f" ({'; '.join(reasons[:2])})" if reasons else ""
+    return (f"Incomplete grade: {fmt(grade.not_gradable_points)} of {fmt(grade.max)} points were "
+            f"not gradable on this machine{why}; they score zero here, and only a machine that "
+            f"can run their tests grades them.")
+
+
+def hidden_row(tests: List[TestScore]) -> str:
+    """The hidden tests of a lesson as one row: how many, their points, how many passed; never
+    their names or assertions (the student reads this report)."""
+    passed = sum(1 for t in tests if t.status == PASSED)
+    return (f"| hidden tests ({len(tests)}) | {fmt(sum((t.score for t in tests), Fraction(0)))} / "
+            f"{fmt(sum((t.points for t in tests), Fraction(0)))} | {passed} of {len(tests)} "
+            f"passed |")
+
+
 def to_markdown(grade: Grade, heading: str) -> str:
     out = [f"## {heading}: {fmt(grade.score)} / {fmt(grade.max)} points ({grade.percent:.1f}%)", ""]
     if grade.trust is not None:
         out.append("**Trusted grade.**" if grade.trust.trusted else "**NOT a trusted grade.**")
         out += [""] + [f"- {_md(line)}" for line in grade.trust.lines] + [""]
+    if not grade.complete:
+        out += [f"**{incomplete_line(grade)}**", ""]
     if grade.pass_mark is not None:
         verdict = "passed" if grade.passed else "**below the pass mark**"
         out += [f"Pass mark {grade.pass_mark:g}%: {verdict}.", ""]
@@ -92,10 +117,15 @@ def to_markdown(grade: Grade, heading: str) -> str:
         if lesson.tests:
             out += ["| Test | Points | Result |", "|---|---:|---|"]
             for t in lesson.tests:
+                if t.hidden:
+                    continue
                 name = f"{t.name} (guard)" if t.role == "guard" else t.name
                 out.append(f"| {_md(name)} | {fmt(t.score)} / {fmt(t.points)} | {_result(t)} |")
+            hidden = [t for t in lesson.tests if t.hidden]
+            if hidden:
+                out.append(hidden_row(hidden))
             out.append("")
-        measured = [(t.name, m) for t in lesson.tests for m in t.measured]
+        measured = [(t.name, m) for t in lesson.tests for m in t.measured if not t.hidden]
         if measured:
             out.append("Measured:")
             out.append("")
@@ -117,6 +147,8 @@ def to_json(grade: Grade, sources: List[str]) -> dict:
                   "percent": round(grade.percent, 2)},
         "pass_mark": grade.pass_mark,
         "passed": grade.passed,
+        "complete": grade.complete,
+        "not_gradable_points": num(grade.not_gradable_points),
         "trust": grade.trust.as_json() if grade.trust is not None else None,
         "lessons": {
             lesson.label: {

@@ -3,7 +3,8 @@
 From the folder that holds both checkouts:
 
   bash course/tools/course/grade_run.sh --student student --course course \
-       [--lessons 01,03] [--build-only] [--pass-mark PERCENT] [--heading TEXT]
+       [--lessons 01,03] [--build-only] [--pass-mark PERCENT] [--require-complete]
+       [--heading TEXT]
 
   1. the tree to grade: the student's exercise files, each held to the exercise-file policy,
      on the course at the pinned commit (grade_tree.py);
@@ -25,8 +26,9 @@ From the folder that holds both checkouts:
      trusted for (sandbox, policy, evidence, machine).
 --build-only stops after step 4 (GitHub Classroom then runs `grade.py lesson NN` per lesson).
 --lessons grades only those lessons (a week's): the others are listed as not graded.
-Exit status: the report's (1 below --pass-mark, else 0), 2 for bad usage or a step that could
-not run (no toolkit, a course that does not configure, no sandbox without --not-isolated).
+Exit status: the report's (1 below --pass-mark, 3 with --require-complete where some points were
+not gradable on this machine, else 0), 2 for bad usage or a step that could not run (no
+toolkit, a course that does not configure, no sandbox without --not-isolated).
 """
 
 from __future__ import annotations
@@ -181,6 +183,8 @@ def grade(args) -> int:
         report += ["--lessons", ",".join(lessons)]
     if args.pass_mark is not None:
         report += ["--pass-mark", str(args.pass_mark)]
+    if args.require_complete:
+        report += ["--require-complete"]
     return subprocess.run(report, cwd=str(course)).returncode
 
 
@@ -191,6 +195,9 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--lessons", help="grade only these lessons, e.g. 01,03 (default: all)")
     ap.add_argument("--build-only", action="store_true", help="stop after the build")
     ap.add_argument("--pass-mark", type=percentage, help="exit 1 below this percentage")
+    ap.add_argument("--require-complete", action="store_true",
+                    help="exit 3 when some points were not gradable on this machine (no GPU, "
+                         "counters refused)")
     ap.add_argument("--heading", default="Grade", help="the report's heading")
     ap.add_argument("--build-timeout", type=float, default=900,
                     help="seconds one lesson's build may take (default 900)")

@@ -101,6 +101,21 @@ class Grade:
             return None
         return self.percent + 1e-9 >= self.pass_mark
 
+    def not_gradable(self) -> List[TestScore]:
+        """The tests of the graded lessons this machine could not grade (no GPU, counters
+        refused: the grader's own check): they score zero here, and the grade is incomplete."""
+        return [t for lesson in self.lessons if lesson.graded and lesson.in_table
+                for t in lesson.tests if t.status == NOT_GRADABLE]
+
+    @property
+    def not_gradable_points(self) -> Fraction:
+        return sum((t.points for t in self.not_gradable()), Fraction(0))
+
+    @property
+    def complete(self) -> bool:
+        """Whether every point of the graded lessons could be earned on this machine."""
+        return self.not_gradable_points == 0
+
 
 class _Judge:
     """Turns one test of one lesson (its result, or none) into a TestScore."""

@@ -239,6 +239,49 @@ class GradeReport(ToolTest):
         self.assertEqual(self.grade().returncode, 0)  # no pass mark asked: 0 whatever the score
         self.assertIsNone(self.score()["passed"])
 
+    def grader_case(self, name: str, verdict: str, detail: str = "") -> str:
+        """One <testcase> as the grader writes it (grade_tests.py): its verdict as a property."""
+        labels = "cpu;exercise;lesson01;student"
+        skipped = verdict in ("skipped", "not gradable here")
+        out = f"{name}: Skipped\n{detail}\n[  SKIPPED ] {name}\n" if skipped else ""
+        failure = '<failure message="assertion"/>' if verdict == "failed" else ""
+        if verdict == "failed":
+            out = f"/src/hidden_test.cpp:12: Failure\nExpected: the secret\n[  FAILED  ] {name}\n"
+        return (f'<testcase name="{name}" classname="grade" time="0.01" '
+                f'status="{"notrun" if skipped else "run"}"><properties>'
+                f'<property name="cmake_labels" value="{labels}"/>'
+                f'<property name="course_verdict" value="{verdict}"/></properties>{failure}'
+                f'<system-out>{out}</system-out></testcase>\n')
+
+    def test_an_incomplete_grade_says_so_and_hidden_tests_keep_their_names(self):
+        report = junit_file(self.tmp / "incomplete.xml", [
+            self.grader_case("student/lesson01/A.Cpu", "passed"),
+            self.grader_case("student/lesson01/G.Gpu", "not gradable here",
+                             "no GPU: no usable GPU (nvidia-smi found none)"),
+            self.grader_case("student/lesson01/hidden/H.Secret", "failed")])
+        proc = self.grade(junit=(report,))
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)  # not asked to require it
+        md = self.md.read_text()
+        self.assertIn("**Incomplete grade: 3.33 of 10 points were not gradable on this machine "
+                      "(no GPU: no usable GPU (nvidia-smi found none))", md)
+        self.assertIn("INCOMPLETE: 3.33 of 10 points not gradable on this machine", proc.stdout)
+        data = self.score()
+        self.assertEqual((data["complete"], data["not_gradable_points"]), (False, 3.3333))
+        # The student reads the Markdown: hidden tests by count and points, never by name or
+        # assertion. The JSON score file, the instructor's, keeps them.
+        self.assertIn("| hidden tests (1) | 0 / 3.33 | 0 of 1 passed |", md)
+        self.assertNotIn("H.Secret", md)
+        self.assertNotIn("hidden_test.cpp", md)
+        self.assertIn("lesson01/hidden/H.Secret", data["tests"])
+        proc = self.grade("--require-complete", junit=(report,))
+        self.assertEqual(proc.returncode, 3, proc.stdout + proc.stderr)
+        self.assertIn("Incomplete grade", proc.stderr)
+        complete = junit_file(self.tmp / "complete.xml", [
+            self.grader_case("student/lesson01/A.Cpu", "passed")])
+        self.assertEqual(self.grade("--require-complete", junit=(complete,)).returncode, 0)
+        self.assertTrue(self.score()["complete"])
+        self.assertNotIn("Incomplete", self.md.read_text())
+
     def test_several_reports_merge(self):
         proc = self.grade(junit=("junit-kit-h200.xml", "junit-student-nogpu.xml"))
         self.assertEqual(proc.returncode, 0, proc.stderr)

@@ -79,6 +79,16 @@ class StudentRepo(ToolTest):
             self.assertIn(command, listing.stdout)
         self.assertEqual(git(out, "tag", "--list"), "starters-v1\n")
         self.assertEqual(git(out, "status", "--porcelain"), "")
+        # On `main` whatever git's default, so docs/instructors.md's push works as written: to
+        # a bare remote, branch and tag.
+        self.assertEqual(git(out, "rev-parse", "--abbrev-ref", "HEAD"), "main\n")
+        remote = self.tmp / "remote.git"
+        subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+        subprocess.run(["git", "-C", str(out), "remote", "add", "origin", str(remote)], check=True)
+        push = subprocess.run(["git", "-C", str(out), "push", "-q", "-u", "origin", "main",
+                               "--tags"], capture_output=True, text=True)
+        self.assertEqual(push.returncode, 0, push.stderr)
+        self.assertEqual(git(remote, "tag", "--list"), "starters-v1\n")
         head = git(ROOT, "rev-parse", "HEAD").strip()
         self.assertIn(head[:10], git(out, "log", "-1", "--format=%s"))
 
