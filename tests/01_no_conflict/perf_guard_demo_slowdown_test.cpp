@@ -8,12 +8,12 @@
 
 namespace {
 
-TEST(DemoSlowdown, Stride33AsFastAsStrideOne) {
+TEST(DemoSlowdown, Stride33OverStrideOne) {
   KIT_REQUIRE_TIMING();
   kit::testing::expect_model_slowdown(lesson01::stride_33_demo(), lesson01::stride_one_demo());
 }
 
-TEST(DemoSlowdown, PermutationAsFastAsStrideOne) {
+TEST(DemoSlowdown, PermutationOverStrideOne) {
   KIT_REQUIRE_TIMING();
   kit::testing::expect_model_slowdown(lesson01::permuted_demo(), lesson01::stride_one_demo());
 }

@@ -8,17 +8,17 @@
 
 namespace {
 
-TEST(DemoSlowdown, StrideTwoTwiceAsSlow) {
+TEST(DemoSlowdown, StrideTwoOverStrideOne) {
   KIT_REQUIRE_TIMING();
   kit::testing::expect_model_slowdown(lesson02::stride_two_demo(), lesson02::stride_one_demo());
 }
 
-TEST(DemoSlowdown, StrideThreeAsFastAsStrideOne) {
+TEST(DemoSlowdown, StrideThreeOverStrideOne) {
   KIT_REQUIRE_TIMING();
   kit::testing::expect_model_slowdown(lesson02::stride_three_demo(), lesson02::stride_one_demo());
 }
 
-TEST(DemoSlowdown, StrideSixTwiceAsSlow) {
+TEST(DemoSlowdown, StrideSixOverStrideOne) {
   KIT_REQUIRE_TIMING();
   kit::testing::expect_model_slowdown(lesson02::stride_six_demo(), lesson02::stride_one_demo());
 }

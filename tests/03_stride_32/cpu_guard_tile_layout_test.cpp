@@ -18,7 +18,7 @@ TEST(TileLayout, OneToOneIntoTheTileBuffer) {
                                                                    lesson03::TileLayout>()));
 }
 
-TEST(TileLayout, EveryRowIsOneWavefront) {
+TEST(TileLayout, EveryRowAtItsIdeal) {
   ASSERT_TRUE((families::score_rows::row_stores_at_one_wavefront<lesson03::ScoreRows,
                                                                  lesson03::TileLayout>()));
 }

@@ -13,7 +13,7 @@ TEST(DemoSlowdown, ColumnOf32x32Tile) {
   kit::testing::expect_model_slowdown(lesson03::column_read_demo(), lesson03::row_read_demo());
 }
 
-TEST(DemoSlowdown, ColumnOf32x33TileAsFastAsARow) {
+TEST(DemoSlowdown, ColumnOf32x33TileOverARow) {
   KIT_REQUIRE_TIMING();
   kit::testing::expect_model_slowdown(lesson03::padded_column_read_demo(),
                                       lesson03::row_read_demo());

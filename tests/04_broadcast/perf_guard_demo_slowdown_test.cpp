@@ -8,23 +8,23 @@
 
 namespace {
 
-TEST(DemoSlowdown, OneWordAsFastAsStrideOne) {
+TEST(DemoSlowdown, OneWordOverStrideOne) {
   KIT_REQUIRE_TIMING();
   kit::testing::expect_model_slowdown(lesson04::one_word_demo(), lesson04::stride_one_demo());
 }
 
-TEST(DemoSlowdown, LanePairsAsFastAsStrideOne) {
+TEST(DemoSlowdown, LanePairsOverStrideOne) {
   KIT_REQUIRE_TIMING();
   kit::testing::expect_model_slowdown(lesson04::lane_pairs_demo(), lesson04::stride_one_demo());
 }
 
-TEST(DemoSlowdown, TwoWordsTwoBanksAsFastAsStrideOne) {
+TEST(DemoSlowdown, TwoWordsTwoBanksOverStrideOne) {
   KIT_REQUIRE_TIMING();
   kit::testing::expect_model_slowdown(lesson04::two_words_two_banks_demo(),
                                       lesson04::stride_one_demo());
 }
 
-TEST(DemoSlowdown, TwoWordsOneBankTwiceAsSlow) {
+TEST(DemoSlowdown, TwoWordsOneBankOverStrideOne) {
   KIT_REQUIRE_TIMING();
   kit::testing::expect_model_slowdown(lesson04::two_words_one_bank_demo(),
                                       lesson04::stride_one_demo());

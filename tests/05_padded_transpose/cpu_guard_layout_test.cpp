@@ -37,7 +37,7 @@ TEST(Layout, EveryElementHasASlotOfItsOwn) {
   expect_offsets_distinct_and_inside<lesson05::PaddedLayout>("the padded tile");
 }
 
-TEST(Layout, RowStoresCostOneWavefront) {
+TEST(Layout, RowStoresAtTheirIdeal) {
   for (const kit::Trace& trace : {lesson05::testing::tiled_trace(kTileDim, kTileDim),
                                   lesson05::testing::padded_trace(kTileDim, kTileDim)}) {
     for (const kit::TraceEntry& e : trace.entries()) {

@@ -26,7 +26,7 @@ TEST(DemoSlowdown, HalfStride64OverHalfStrideOne) {
   expect_model_slowdown(lesson06::half_stride_64_demo(), lesson06::half_stride_one_demo());
 }
 
-TEST(DemoSlowdown, HalfStrideTwoAsFastAsStrideOne) {
+TEST(DemoSlowdown, HalfStrideTwoOverStrideOne) {
   KIT_REQUIRE_TIMING();
   expect_model_slowdown(lesson06::half_stride_two_demo(), lesson06::half_stride_one_demo());
 }

@@ -28,7 +28,7 @@ TEST(TileLayout, EveryFloat4LoadIsAligned) {
   ASSERT_FALSE(misaligned.has_value()) << *misaligned;
 }
 
-TEST(TileLayout, EveryRowStoreIsOneWavefront) {
+TEST(TileLayout, EveryRowStoreAtItsIdeal) {
   ASSERT_TRUE((families::score_rows::row_stores_at_one_wavefront<lesson07::ScoreRows,
                                                                  lesson07::TileLayout>()));
 }

@@ -74,7 +74,7 @@ TEST(Modes, SwizzledChunkReadsAtTheIdealPlainOnesNot) {
             model_wavefronts_per_request(Config::none32x16));
 }
 
-TEST(Modes, FloatColumnStaysFourWayUnderEverySwizzle) {
+TEST(Modes, FloatColumnUnderEverySwizzle) {
   using lesson11::float_column_read;
   for (int col = 0; col < lesson11::kBox32Cols; ++col) {
     const int w32 = kit::wavefronts(

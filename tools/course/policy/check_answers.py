@@ -16,7 +16,8 @@ The same run also checks, mechanically:
     which ./course shows once the lesson's CPU part passes: course.model.answers), nor a
     measured block (measured figures answer predictions: they stand in answers.md);
   - no comment of a lesson's demo.hpp or demo.cu states a cost (wavefronts, n-way,
-    conflict-free), unless the manifest lists it (origin `cost`) with its reason;
+    conflict-free), unless the manifest lists it (origin `cost`) with its reason; no guard
+    test's name (tests/NN_topic/*_guard_*_test.cpp) states what it finds;
   - every lesson with a solution has its answers.md, whose pictures exist beside it;
   - with --bank-map: no `bank-map` command a README prints before "What you should see", and no
     picture it shows there, draws a pattern one of the lesson's predictions asks about (the
@@ -76,6 +77,13 @@ COST_IN_A_COMMENT = re.compile(
     re.I)
 #: The origin a lesson's manifest names to let a demo comment state a cost (with its reason).
 COST_ORIGIN = "cost"
+
+#: What a guard test's name may not say: a cost or a speed it finds (ctest lists every name
+#: before the student has committed to a prediction). An exercise test's name states a goal
+#: ("OneWavefrontPerRequest" once the layout is fixed), which the README states too.
+COST_IN_A_NAME = re.compile(
+    r"(?:One|Two|Three|Four|Eight|Sixteen|ThirtyTwo|\d+)(?:Way|Wavefronts?)\b|TwiceAsSlow"
+    r"|AsFastAs(?!TheConflictFreeTwin)|IsOneWavefront|CostsOne|(?<=[a-z])ConflictFree\b")
 
 
 # ------------------------------------------------------------------------------------------
@@ -249,6 +257,24 @@ def costs_in_demo_comments(view_root: Path, lesson: Lesson, used: set) -> List[F
     return findings
 
 
+def costs_in_guard_test_names(view_root: Path, lesson: Lesson) -> List[Finding]:
+    """A guard test (it passes on the starter: a demo, a part already right) whose name states
+    what it finds, a cost or a speed that a prediction asks for."""
+    findings = []
+    folder = view_root / "tests" / lesson.folder
+    for path in sorted(folder.glob("*_guard_*_test.cpp")) if folder.is_dir() else []:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for m in re.finditer(r"\bTEST(?:_F)?\(\s*(\w+)\s*,\s*(\w+)\s*\)", text):
+            said = COST_IN_A_NAME.search(m.group(2)) or COST_IN_A_NAME.search(m.group(1))
+            if said:
+                findings.append(Finding(
+                    path.relative_to(view_root).as_posix(), text.count("\n", 0, m.start()) + 1,
+                    f"a guard test's name states what it finds ('{said.group(0)}' in "
+                    f"{m.group(1)}.{m.group(2)}): ctest lists it before the student commits; "
+                    f"name what it measures, not the result"))
+    return findings
+
+
 # ------------------------------------------------------------------------------------------
 # The starter's failure messages
 # ------------------------------------------------------------------------------------------
@@ -300,6 +326,7 @@ def check(view_root: Path, answers_root: Path, numbers: Sequence[str],
         findings += readme_structure(view_root, answers_root, lesson)
         findings += measured_blocks_in_view(view_root, lesson)
         findings += costs_in_demo_comments(view_root, lesson, used)
+        findings += costs_in_guard_test_names(view_root, lesson)
         if bank_map is not None:
             from course.policy import prediction_patterns
             found, said = prediction_patterns.check_lesson(view_root, answers_root, lesson,

@@ -187,6 +187,23 @@ class PutBack(CourseCopy):
         found = [f for f in self.findings(root, "01") if f.path.endswith("demo.hpp")]
         self.assertEqual(found, [])
 
+    def test_a_guard_tests_name_that_states_what_it_finds(self):
+        # Lesson 02's demo slowdowns were once named for their results.
+        root = self.course("02")
+        tests = root / "tests" / lesson_folder("02")
+        tests.mkdir(parents=True)
+        (tests / "perf_guard_demo_slowdown_test.cpp").write_text(
+            "TEST(DemoSlowdown, StrideTwoTwiceAsSlow) {}\n"
+            "TEST(DemoSlowdown, StrideThreeAsFastAsStrideOne) {}\n"
+            "TEST(DemoSlowdown, StrideSixOverStrideOne) {}\n")
+        (tests / "gpu_exercise_counters_test.cpp").write_text(
+            "TEST(CorrelateCounters, OneWavefrontPerRequest) {}\n")  # a goal: allowed
+        found = [f for f in self.findings(root, "02") if f.path.startswith("tests/")]
+        self.assertEqual([(f.path.rsplit("/", 1)[1], f.line) for f in found],
+                         [("perf_guard_demo_slowdown_test.cpp", 1),
+                          ("perf_guard_demo_slowdown_test.cpp", 2)], found)
+        self.assertIn("'TwiceAsSlow'", found[0].message)
+
     def test_the_last_hint_is_the_view_too(self):
         root = self.course("07")
         line = self.append(root, "07", "hints.md", "So: `kTileDim + kVec`.\n")  # the last hint

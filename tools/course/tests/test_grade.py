@@ -89,7 +89,7 @@ class GradeReport(ToolTest):
         skipped = data["tests"]["lesson01/DemoCounters.EqualTheModel"]
         self.assertEqual(skipped["status"], "not run")
         self.assertIn("too old for the Range Profiler API", skipped["detail"])
-        slow = data["tests"]["lesson01/DemoSlowdown.Stride33AsFastAsStrideOne"]
+        slow = data["tests"]["lesson01/DemoSlowdown.Stride33OverStrideOne"]
         self.assertEqual(slow["measured"], ["'float stride 33' over 'float stride 1': measured 1.00x "
                                             "model 1.00x fidelity 0.999 warps/SM 64 (pass)"])
         self.assertIn("Measured:", self.md.read_text())
