@@ -22,16 +22,20 @@ line), 2 for bad usage.
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import os
 import re
+import shlex
 import sys
 import tarfile
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Set
 
 from course.model import answers, lesson_table, templates
 from course.model.cli import Parser, print_lines, run_main
 from course.model.course_model import CourseError, ROOT, find_lessons
+from course.model.manifest import MANIFEST, manifest_json
 from course.model.starters import FIRST_TAG, git
 from course.model.student_repo import left_out, student_presets
 
@@ -105,6 +109,77 @@ def pack_answers(tar: tarfile.TarFile) -> Dict[str, Dict[str, str]]:
     return found
 
 
+#: The site's manifests of measured blocks and pictures (tools/docs/docs_common.py reads them).
+MEASURED_TXT = Path("docs") / "measured.txt"
+PICTURES_TXT = Path("docs") / "pictures.txt"
+NOT_HERE = ("*Not in this repository: the course's reference figures for the lessons answer their "
+            "predictions, and stay with the course's answers.*")
+
+
+def _manifest_lines(path: Path) -> List[List[str]]:
+    """The entries of a site manifest (docs/measured.txt, docs/pictures.txt): fields a line,
+    '#' comments and blank lines left out."""
+    if not path.is_file():
+        return []
+    return [shlex.split(line, comments=True) for line in path.read_text(encoding="utf-8").splitlines()
+            if shlex.split(line, comments=True)]
+
+
+def leave_out_answer_figures(out: Path) -> List[str]:
+    """Takes the lessons' measured figures out of the exported course: the files their manifests'
+    `measured` blocks show (the blocks stand in the answers, which stay with the course), unless
+    a page of docs/ shows them as a picture (the stride sweeps); with them, the site's blocks and
+    pictures made from them, and each manifest's `measured` and its answers' pictures (under
+    solutions/, which the repository has not). Returns what it did, in a sentence."""
+    lessons = find_lessons(out)
+    named: Set[str] = set()
+    for lesson in lessons:
+        for e in lesson.manifest.measured:
+            named.add(e.table or e.chart)
+    pictures = _manifest_lines(out / PICTURES_TXT)
+    sources = {f[0]: f[2] for f in pictures if len(f) >= 3 and f[1] == "chart"}
+    named |= {sources[p] for p in list(named) if p in sources}
+    shown = set()  # the pictures docs/*.md show, from the course's root
+    for page in (out / "docs").glob("*.md"):
+        for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", page.read_text(encoding="utf-8")):
+            shown.add(os.path.normpath(os.path.join("docs", target)).replace(os.sep, "/"))
+    shown |= {sources[s] for s in list(shown) if s in sources}
+    gone = sorted(p for p in named - shown if (out / p).is_file())
+    for p in gone:
+        (out / p).unlink()
+    # The site's blocks and pictures made from what went.
+    dropped_blocks = []
+    measured_txt = out / MEASURED_TXT
+    if measured_txt.is_file():
+        kept = []
+        for line in measured_txt.read_text(encoding="utf-8").splitlines(keepends=True):
+            fields = shlex.split(line, comments=True)
+            if len(fields) >= 3 and fields[2] in gone:
+                dropped_blocks.append(fields[0])
+                continue
+            kept.append(line)
+        measured_txt.write_text("".join(kept), encoding="utf-8")
+    for page in (out / "docs").glob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        for name in dropped_blocks:
+            text = re.sub(rf"^<!-- measured:{re.escape(name)} -->\n.*?^<!-- /measured -->$",
+                          NOT_HERE, text, flags=re.M | re.S)
+        page.write_text(text, encoding="utf-8")
+    pictures_txt = out / PICTURES_TXT
+    if pictures_txt.is_file():
+        kept = [line for line in pictures_txt.read_text(encoding="utf-8").splitlines(keepends=True)
+                if not set(shlex.split(line, comments=True)) & set(gone)]
+        pictures_txt.write_text("".join(kept), encoding="utf-8")
+    for lesson in lessons:
+        m = lesson.manifest
+        stripped = dataclasses.replace(
+            m, measured=(), pictures=tuple(p for p in m.pictures if not p.svg.startswith("solutions/")))
+        if stripped != m:
+            (lesson.dir / MANIFEST).write_text(manifest_json(stripped), encoding="utf-8")
+    return [f"left out the lessons' measured figures ({len(gone)} files of docs/measurements/; "
+            f"they answer predictions) and the site's blocks made from them"]
+
+
 def make(source: Path, out: Path, ref: str, use_git: bool, with_answers: bool = False) -> List[str]:
     sha = export(source, out, ref)
     archive = git(source, "archive", "--format=tar", sha, check=True, binary=True)
@@ -130,6 +205,7 @@ def make(source: Path, out: Path, ref: str, use_git: bool, with_answers: bool = 
     (out / "README.md").write_text(student_readme(out, sha), encoding="utf-8")
     done = [f"exported {sha[:10]} to {out} without {', '.join(sorted(dropped)) or 'nothing'}",
             "wrote its own README.md (tools/course/templates/student-README.md.in)"]
+    done += leave_out_answer_figures(out)
     if with_answers:
         (out / answers.PACK_PATH).parent.mkdir(parents=True, exist_ok=True)
         (out / answers.PACK_PATH).write_text(answers.pack(packed), encoding="utf-8")

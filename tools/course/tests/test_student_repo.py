@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import unittest
 from pathlib import Path
 
@@ -109,6 +110,30 @@ class StudentRepo(ToolTest):
         self.assertFalse((out / answers.PACK_PATH).exists())
         self.assertEqual(sorted(out.rglob(answers.ANSWERS_FILE)), [])
         self.assertIn("left the lessons' answers out", proc.stdout)
+
+    def test_the_lessons_measured_figures_stay_with_the_answers(self):
+        # Every lesson's reference figures answer its predictions (lessons.csv: the demos'
+        # wavefronts and slowdowns): the student repository leaves them out, with the site's
+        # blocks made from them, and the manifests no longer name them; the stride sweeps the
+        # site's page shows stay. What is left is consistent: the docs checks pass there.
+        self.assertEqual(self.make("--no-git").returncode, 0)
+        out = self.tmp / "student"
+        measurements = out / "docs" / "measurements"
+        self.assertFalse((measurements / "lessons.csv").exists())
+        self.assertFalse((measurements / "lesson10_lab_jagged.csv").exists())
+        self.assertTrue((measurements / "stride_sweep_float.csv").is_file())
+        page = (out / "docs" / "measurements.md").read_text()
+        self.assertNotIn("measured:site_lessons", page)
+        self.assertIn("Not in this repository", page)
+        for lesson in find_lessons(out):
+            self.assertEqual(lesson.manifest.measured, (), lesson.folder)
+            self.assertFalse([p for p in lesson.manifest.pictures if p.svg.startswith("solutions/")])
+        docs = ROOT / "tools" / "docs"
+        for script in ("readme_blocks.py", "lesson_pages.py"):
+            proc = subprocess.run([sys.executable, str(docs / script), "check", "--root", str(out)],
+                                  env=dict(os.environ, PYTHONPATH=str(ROOT / "tools")),
+                                  capture_output=True, text=True, timeout=120)
+            self.assertEqual(proc.returncode, 0, f"{script}: {proc.stdout}{proc.stderr}")
 
     def test_the_answers_travel_packed_and_out_of_view(self):
         self.assertEqual(self.make("--no-git", "--with-answers").returncode, 0)
