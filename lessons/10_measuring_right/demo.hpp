@@ -25,9 +25,9 @@ namespace lesson10 {
 
 /// Rows and columns of the probe's tile: one row per lane.
 inline constexpr int kTileDim = kit::kWarpSize;
-/// `float tile[32][32]`: lane l reading element (l, c) asks bank c for 32 different words.
+/// `float tile[32][32]`: lane l reads element (l, c) of column c.
 using ConflictLayout = kit::Pitched<float, kTileDim, kTileDim>;
-/// `float tile[32][33]`: the same column read, one bank per lane (the twin).
+/// `float tile[32][33]`: the same column read of the padded tile (the twin).
 using TwinLayout = kit::Pitched<float, kTileDim, kTileDim, kTileDim + 1>;
 /// Floats of the probe's shared array: the larger of the two layouts, so both kernels have the
 /// same shared memory and reach the same occupancy.
