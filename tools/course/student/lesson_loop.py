@@ -54,22 +54,24 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
     progress_cache.keep_lesson(build.state_dir, lesson, tests, results,
                                ("cpu",) if cpu_only else ("cpu", "gpu"), [SANITIZE_LABEL])
     p = report.summarize([lesson], tests, results)[0]
-    print_verdict(p, cpu_only, shown_path(build.dir, build.source_dir))
     # Files the grader would refuse unlock no answers: their tests passing proves nothing.
     refused = policy_findings(build, lesson)
+    print_verdict(p, cpu_only, shown_path(build.dir, build.source_dir), refused=bool(refused))
+    print_refusals(lesson, refused)
     if p.cpu_done and not refused:
         try:
             opened = open_answers(build, [p], one_lesson=True)
         except CourseError as e:
             opened = f"course: {e}"
-        if opened:
-            print(opened, flush=True)
+        print(opened or f"This repository holds no answers for lesson {lesson.number} (it was made "
+                        f"without them): the reasoning and the reference figures are with your "
+                        f"instructor.", flush=True)
     return p.counted and not p.failing and not refused
 
 
 def policy_findings(build: Build, lesson: Lesson) -> List[str]:
-    """The exercise-file policy on the lesson's files, as the grader will hold them to it:
-    printed here, so that a student learns of it now and not at grading."""
+    """The exercise-file policy's findings on the lesson's files, as the grader will hold them
+    to it (print_refusals shows them, so that a student learns of them now, not at grading)."""
     try:
         from course.policy import exercise_policy
         try:
@@ -82,6 +84,11 @@ def policy_findings(build: Build, lesson: Lesson) -> List[str]:
     except CourseError as e:
         print(f"(The exercise policy was not checked here: {e}.)", flush=True)
         return []
+    return findings
+
+
+def print_refusals(lesson: Lesson, findings: List[str]) -> None:
+    """What the exercise-file policy refuses, as the grader would."""
     if findings:
         print(f"\nThe exercise policy refuses your files: at grading, lesson {lesson.number} would "
               f"be graded as its starter. Fix these:", flush=True)
@@ -89,7 +96,6 @@ def policy_findings(build: Build, lesson: Lesson) -> List[str]:
             print(f"  {line}", flush=True)
         if len(findings) > 10:
             print(f"  ... and {len(findings) - 10} more", flush=True)
-    return findings
 
 
 def shown_path(path: Path, source_dir: Path) -> str:
@@ -128,13 +134,17 @@ def print_gpu_judges(p: report.LessonProgress) -> None:
         print(f"Not judged on the CPU: {p.lesson.manifest.gpu_judges}", flush=True)
 
 
-def print_verdict(p: report.LessonProgress, cpu_only: bool, build_dir: str = "build/student") -> None:
+def print_verdict(p: report.LessonProgress, cpu_only: bool, build_dir: str = "build/student",
+                  refused: bool = False) -> None:
     table = report.Table([p], build_dir)
     number = p.lesson.number
     if cpu_only:
         print(f"\nLesson {number}, CPU part: {table.cpu_cell(p)} passed; the GPU tests were not "
               f"run (--cpu).", flush=True)
-        if p.counted and not p.failing and p.cpu_total:
+        if p.counted and not p.failing and p.cpu_total and refused:
+            print("The CPU tests pass, but the exercise policy refuses your files (below): the "
+                  "part is not done until it accepts them.", flush=True)
+        elif p.counted and not p.failing and p.cpu_total:
             print(f"The CPU part passes. `{COMMAND} test {number}` builds "
                   f"the kernel and checks it on a GPU.", flush=True)
             print_gpu_judges(p)

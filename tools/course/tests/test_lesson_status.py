@@ -171,6 +171,14 @@ class Answers(LessonFixture):
             self.assertNotIn("answers", proc.stdout.lower())
         self.assertFalse(self.unpacked().exists())
 
+    def test_a_repository_without_answers_says_where_they_are(self):
+        # Made without --with-answers: the README's promise ("./course test NN says where the
+        # reasoning is") is kept by saying they are not here.
+        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
+        proc = self.course_test("--cpu")
+        self.assertIn("This repository holds no answers for lesson 01 (it was made without them)",
+                      proc.stdout)
+
     def test_from_the_pack_in_a_student_repository(self):
         self.with_pack()
         self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
