@@ -127,6 +127,16 @@ TEST(CpuRun, AMissingBarrierIsARaceNamingBothThreadsAndLines) {
             {"shared-memory race (write after read) on tile element (0, 1)",
              "thread (1, 0) of block (0, 0)", "writes it at", "thread (0, 0) of block (0, 0)",
              "read it at", "with no __syncthreads() between"}));
+  // The same race between the same two lines, on 30 more elements: one finding and a count,
+  // not 31 findings; lane 31's read of element 0, which lane 0 wrote first, is the other kind.
+  ASSERT_EQ(run.findings.size(), 2u) << run.findings_text();
+  EXPECT_TRUE(holds(run.findings[1], {"shared-memory race (read after write) on tile element "
+                                      "(0, 0)",
+                                      "thread (31, 0) of block (0, 0)"}))
+      << run.findings[1];
+  EXPECT_TRUE(holds(run.findings[0], {"(and 30 more like it: the same lines, other threads or "
+                                      "elements)"}))
+      << run.findings[0];
 }
 
 // Thread x reads element x + `past` of a row of 64.

@@ -109,23 +109,49 @@ private:
 };
 
 /// What a run found, in the order found: the first kKept findings word for word, the others
-/// counted.
+/// counted. A finding reported with a key (a race: its kind and its two lines) is one finding
+/// however often it repeats: the first word for word, then how many more are like it (a missing
+/// barrier races on every element of a tile, and one message with a count says so).
 class Findings {
 public:
   /// Findings kept (the first ones; the count of the rest is reported).
   static constexpr int kKept = 8;
 
-  /// Adds one finding.
-  void report(const std::string& finding) {
+  /// Adds one finding; one with a `key` already reported counts as one more like it.
+  void report(const std::string& finding, const std::string& key = {}) {
+    if (!key.empty()) {
+      const auto it = keyed_.find(key);
+      if (it != keyed_.end()) {
+        if (it->second >= 0) {
+          ++like_[static_cast<std::size_t>(it->second)];
+        } else {
+          ++dropped_;
+        }
+        return;
+      }
+    }
     if (static_cast<int>(kept_.size()) < kKept) {
+      if (!key.empty()) {
+        keyed_.emplace(key, static_cast<int>(kept_.size()));
+      }
       kept_.push_back(finding);
+      like_.push_back(0);
     } else {
+      if (!key.empty()) {
+        keyed_.emplace(key, -1);
+      }
       ++dropped_;
     }
   }
-  /// The findings kept, then "... and N more finding(s)" when some were not.
+  /// The findings kept (each with how many more like it), then "... and N more finding(s)"
+  /// when some were not.
   std::vector<std::string> list() const {
-    std::vector<std::string> f = kept_;
+    std::vector<std::string> f;
+    for (std::size_t i = 0; i < kept_.size(); ++i) {
+      f.push_back(like_[i] == 0 ? kept_[i]
+                                : kept_[i] + " (and " + std::to_string(like_[i]) +
+                                      " more like it: the same lines, other threads or elements)");
+    }
     if (dropped_ > 0) {
       f.push_back("... and " + std::to_string(dropped_) + " more finding(s)");
     }
@@ -134,11 +160,15 @@ public:
   /// Forgets every finding: a new run starts.
   void clear() {
     kept_.clear();
+    like_.clear();
+    keyed_.clear();
     dropped_ = 0;
   }
 
 private:
   std::vector<std::string> kept_;
+  std::vector<int> like_;            // per kept finding: how many more like it
+  std::map<std::string, int> keyed_; // key -> its kept finding, or -1 (dropped)
   int dropped_ = 0;
 };
 

@@ -222,7 +222,8 @@ private:
                 : "read")
         << " it at " << sites_[other_site].describe()
         << " with no __syncthreads() between (overlapping bytes, one of them a write)";
-      findings_.report(s.str());
+      findings_.report(s.str(), std::string("race ") + kind + " " + sites_[site].describe() + " " +
+                                    sites_[other_site].describe());
     };
     for (std::size_t b = byte; b < byte + static_cast<std::size_t>(width); ++b) {
       ByteShadow& s = t.shadow[b];
