@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <memory>
 #include <numeric>
 #include <sstream>
@@ -348,67 +347,16 @@ TraceReplay::TraceReplay(std::string name, const Trace& trace, int block_threads
   if (block_threads_ <= 0 || block_threads_ % kWarpSize != 0 || block_threads_ > 1024) {
     throw std::invalid_argument("replay block size must be a multiple of 32 up to 1024");
   }
-  // Distinct instructions, each shifted down by whole 128-byte rows (banks and shared
-  // addresses unchanged), in the order the trace first issues them.
-  std::map<std::vector<std::uint32_t>, std::size_t> seen;
-  for (const TraceEntry& e : trace.entries()) {
-    const BankReport r = analyze(e.access, e.op);
-    if (!r.ok()) {
-      throw std::invalid_argument("replay '" + name_ + "': " + e.what + ": " + to_string(r.error));
-    }
-    std::uint32_t low = UINT32_MAX;
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-      if (e.access.active(lane)) {
-        low = std::min(low, e.access.address[lane]);
-      }
-    }
-    const std::uint32_t shift = low / kWavefrontBytes * kWavefrontBytes;
-    std::vector<std::uint32_t> key = {static_cast<std::uint32_t>(e.op),
-                                      static_cast<std::uint32_t>(e.access.width), e.access.mask};
-    std::size_t extent = 0;
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-      const std::uint32_t a = e.access.active(lane) ? e.access.address[lane] - shift : 0;
-      key.push_back(a);
-      if (e.access.active(lane)) {
-        extent = std::max<std::size_t>(extent, a + static_cast<std::size_t>(e.access.width));
-      }
-    }
-    extent = round_up(extent, kWavefrontBytes);
-    const bool store = e.op == SharedOp::store;
-    const auto [it, fresh] = seen.emplace(key, steps_.size());
-    if (fresh) {
-      ReplayStep step;
-      step.width = static_cast<unsigned>(e.access.width);
-      step.store = store ? 1u : 0u;
-      step.mask = e.access.mask;
-      steps_.push_back(step);
-      // Loads share the filled region; each store instruction has a slot of its own in its
-      // warp's region, so no two instructions write one byte (no hazard for racecheck).
-      const std::uint32_t slot = store ? static_cast<std::uint32_t>(region_bytes_) : 0u;
-      for (auto a = key.begin() + 3; a != key.end(); ++a) {
-        offsets_.push_back(*a + slot);
-      }
-      counts_.push_back(0);
-      if (store) {
-        region_bytes_ += extent;
-      } else {
-        load_bytes_ = std::max(load_bytes_, extent);
-      }
-    }
-    counts_[it->second] += e.repeat;
-  }
-  if (steps_.empty()) {
-    throw std::invalid_argument("replay '" + name_ + "': the trace has no instruction");
-  }
-  smem_bytes_ = load_bytes_ + region_bytes_ * static_cast<std::size_t>(block_threads_ / kWarpSize);
+  plan_ = plan_replay(trace, name_);
+  smem_bytes_ = plan_.smem_bytes(block_threads_ / kWarpSize);
   const std::size_t limit = 227 * 1024; // the largest opt-in block allocation on sm_90
   if (smem_bytes_ > limit) {
     throw std::invalid_argument("replay '" + name_ + "' needs " + std::to_string(smem_bytes_) +
                                 " bytes of shared memory per block (more than a block can have)");
   }
-  d_offsets_ = DeviceBuffer<std::uint32_t>(offsets_);
+  d_offsets_ = DeviceBuffer<std::uint32_t>(plan_.offsets);
   sink_ = DeviceBuffer<unsigned>(1);
-  set_rounds(std::accumulate(counts_.begin(), counts_.end(), std::uint64_t{0},
+  set_rounds(std::accumulate(plan_.counts.begin(), plan_.counts.end(), std::uint64_t{0},
                              [](std::uint64_t g, std::uint64_t c) { return std::gcd(g, c); }),
              1);
 }
@@ -423,25 +371,25 @@ const void* TraceReplay::kernel() const {
 
 void TraceReplay::set_rounds(std::uint64_t unit, std::uint64_t scale) {
   constexpr std::uint64_t kMaxRounds = 1u << 24;
-  for (std::size_t i = 0; i < steps_.size(); ++i) {
-    if (unit == 0 || counts_[i] % unit != 0 ||
-        counts_[i] / unit > kMaxRounds / std::max<std::uint64_t>(scale, 1)) {
+  for (std::size_t i = 0; i < plan_.steps.size(); ++i) {
+    if (unit == 0 || plan_.counts[i] % unit != 0 ||
+        plan_.counts[i] / unit > kMaxRounds / std::max<std::uint64_t>(scale, 1)) {
       throw std::invalid_argument("replay '" + name_ + "': cannot run " +
-                                  std::to_string(counts_[i]) + " issues in rounds of " +
+                                  std::to_string(plan_.counts[i]) + " issues in rounds of " +
                                   std::to_string(unit) + " x " + std::to_string(scale));
     }
-    steps_[i].rounds = static_cast<unsigned>(counts_[i] / unit * scale);
+    plan_.steps[i].rounds = static_cast<unsigned>(plan_.counts[i] / unit * scale);
   }
-  d_steps_ = DeviceBuffer<ReplayStep>(steps_);
+  d_steps_ = DeviceBuffer<ReplayStep>(plan_.steps);
 }
 
 void TraceReplay::run(int blocks, cudaStream_t stream) const {
   ReplayArgs args{};
   args.steps = d_steps_.get();
   args.offsets = d_offsets_.get();
-  args.n = static_cast<int>(steps_.size());
-  args.load_bytes = static_cast<unsigned>(load_bytes_);
-  args.region_bytes = static_cast<unsigned>(region_bytes_);
+  args.n = static_cast<int>(plan_.steps.size());
+  args.load_bytes = static_cast<unsigned>(plan_.load_bytes);
+  args.region_bytes = static_cast<unsigned>(plan_.region_bytes);
   args.sink = sink_.get();
   const void* fn = kernel();
   if (smem_bytes_ > 48 * 1024) {
@@ -466,7 +414,7 @@ Trace TraceReplay::trace(int blocks) const {
   Trace t;
   const int warps = block_threads_ / kWarpSize;
   // The fill loop: thread i stores 16 bytes at 16 * (i + k * blockDim), over the loads' region.
-  const std::size_t fill = load_bytes_ / 16;
+  const std::size_t fill = plan_.load_bytes / 16;
   for (std::size_t start = 0; start < fill; start += block_threads_) {
     for (int w = 0; w < warps; ++w) {
       t.add(
@@ -478,17 +426,10 @@ Trace TraceReplay::trace(int blocks) const {
           static_cast<std::uint64_t>(blocks), "fill");
     }
   }
-  for (std::size_t e = 0; e < steps_.size(); ++e) {
-    const ReplayStep& s = steps_[e];
+  for (std::size_t e = 0; e < plan_.steps.size(); ++e) {
+    const ReplayStep& s = plan_.steps[e];
     for (int w = 0; w < warps; ++w) {
-      WarpAccess a;
-      a.width = static_cast<int>(s.width);
-      a.mask = s.mask;
-      const std::size_t base = s.store ? load_bytes_ + w * region_bytes_ : 0;
-      for (int lane = 0; lane < kWarpSize; ++lane) {
-        a.address[lane] = static_cast<std::uint32_t>(base + offsets_[e * kWarpSize + lane]);
-      }
-      t.add(s.store ? SharedOp::store : SharedOp::load, a,
+      t.add(s.store ? SharedOp::store : SharedOp::load, plan_.access(e, w),
             static_cast<std::uint64_t>(blocks) * s.rounds * kPatternUnroll, name_);
     }
   }

@@ -19,6 +19,7 @@
 #include "kit/buffer.hpp"
 #include "kit/counters.hpp"
 #include "kit/pattern.hpp"
+#include "kit/replay_plan.hpp"
 #include "kit/timer.hpp"
 #include "kit/trace.hpp"
 
@@ -98,14 +99,6 @@ struct PatternReading {
 std::vector<PatternReading> measure_patterns(CounterSession& session,
                                              const std::vector<Pattern>& patterns);
 
-/// One distinct instruction of a replayed trace, as the replay kernel reads it.
-struct ReplayStep {
-  unsigned width = 4;  ///< Bytes per lane.
-  unsigned store = 0;  ///< 1 for a store, 0 for a load.
-  unsigned mask = 0;   ///< Active lanes.
-  unsigned rounds = 0; ///< Rounds of kPatternUnroll accesses each thread makes.
-};
-
 /// A trace's shared-memory instructions replayed with nothing else around them, in one launch
 /// of the replay kernel: every warp of every block runs the trace's distinct instructions one
 /// after another, each in a loop like the pattern kernel's, for rounds in proportion to how
@@ -125,9 +118,11 @@ public:
   /// The name in messages ("score_rows4's shared accesses").
   const std::string& name() const { return name_; }
   /// Distinct instructions replayed.
-  std::size_t instructions() const { return steps_.size(); }
+  std::size_t instructions() const { return plan_.steps.size(); }
   /// How often the trace issues each distinct instruction, in the order replayed.
-  const std::vector<std::uint64_t>& counts() const { return counts_; }
+  const std::vector<std::uint64_t>& counts() const { return plan_.counts; }
+  /// The plan: the distinct instructions and their places (replay_plan.hpp).
+  const ReplayPlan& plan() const { return plan_; }
   /// Threads per block.
   int block_threads() const { return block_threads_; }
   /// Dynamic shared memory per block, bytes.
@@ -151,11 +146,7 @@ public:
 private:
   std::string name_;
   int block_threads_;
-  std::vector<ReplayStep> steps_;
-  std::vector<std::uint32_t> offsets_; // 32 per step: each lane's byte offset in its region
-  std::vector<std::uint64_t> counts_;
-  std::size_t load_bytes_ = 0;   // the loads' region (filled), a multiple of 128
-  std::size_t region_bytes_ = 0; // each warp's store region: a slot per store instruction
+  ReplayPlan plan_;
   std::size_t smem_bytes_ = 0;
   DeviceBuffer<ReplayStep> d_steps_;
   DeviceBuffer<std::uint32_t> d_offsets_;
