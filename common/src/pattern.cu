@@ -149,6 +149,8 @@ __global__ void __launch_bounds__(1024, 2) replay_kernel(const ReplayArgs args) 
     const unsigned offset = args.offsets[e * kWarpSize + lane];
     const unsigned addr =
         base + offset + (s.store ? args.load_bytes + warp * args.region_bytes : 0u);
+    // One case per width and op, spelled out: a helper switch per op made ptxas spill (20 bytes
+    // at 32 registers), and spills in this loop would time local memory, not the banks.
     switch (s.width * 2 + s.store) {
     case 2:
       acc = repeat_access<1, false>(addr, s.rounds, acc);
