@@ -19,6 +19,9 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
                   "grade a student's checkout against the pinned course, end to end (a GPU "
                   "runner runs tools/course/grade_run.sh: the same, with the CUDA toolkit's "
                   "environment)"),
+    "grade-class": ("course.grading.grade_class",
+                    "grade a class: a roster of repositories in, one folder per student, a "
+                    "gradebook, feedback and a summary out; resumable"),
     "grade": ("course.grading.grade",
               "the report of a graded build (report), one lesson's verdict (lesson NN), the "
               "Classroom workflow (classroom)"),

@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""A class graded in one run: a roster in, a gradebook out.
+
+  ./course-admin grade-class --roster roster.csv --course COURSE --out CLASS \
+      [--lessons 01,03] [--pass-mark P] [--require-complete] [--again] [--jobs N]
+
+roster.csv has a header line, then one student a line:
+
+  student,repository,ref
+  ada,https://github.com/our-class/bank-conflicts-ada.git,week3
+  bob,/srv/submissions/bob,
+
+`repository` is anything `git clone` takes (a URL, a checkout, a bare repository); `ref` is the
+tag, branch or commit to grade. An empty ref grades what the repository's HEAD holds when this
+runs - never a commit chosen by its date, which the student sets. COURSE is the course at the
+pinned commit, as grade_run.sh takes it; every student is graded there, one after another
+(grade_run.sh removes what one student's build made before the next builds).
+
+Each student gets CLASS/<student>/: checkout/ (the repository at the ref), grade.log (the
+grading run's output), grade.md, score.json, junit.xml, records/ (the grader's records: overlay,
+points, machine, evidence, build status) and graded.json (the commit graded, the pin, the
+machine). A student whose graded.json names the same commit, pin and machine is not graded again
+(--again grades everyone). Then, from every student's score.json:
+  CLASS/gradebook.csv   one row a student: the commit, each lesson's points, total, max,
+                        percent, trusted (yes/no), complete (yes/no: every point gradable here)
+  CLASS/feedback/<student>.md   the report the student reads (hidden tests by count only)
+  CLASS/summary.md      who could not be fetched or graded, whose lessons did not build, whose
+                        files the policy refused and why, whose grade is incomplete here
+
+Exit status: 0 every student graded; 1 some could not be fetched or graded (the summary says
+who, and the others are in the gradebook); 2 bad usage or a roster it cannot read.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional
+
+from course.model import machine
+from course.model.cli import Parser, default_jobs, percentage, run_main, write_text_atomic
+from course.model.course_model import CourseError, find_lessons
+
+PROG = "grade_class"
+#: A student's name becomes a folder: letters, digits, '.', '_' and '-', not starting with '.'.
+STUDENT_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$")
+#: The grader's records copied into a student's folder (from COURSE/build/grade/course/).
+RECORDS = ("overlay.json", "points.json", "machine.json", "evidence.json", "build-status.json",
+           "programs.json")
+
+
+@dataclass
+class Student:
+    name: str
+    repository: str
+    ref: str
+
+
+@dataclass
+class Outcome:
+    student: Student
+    commit: str = ""
+    score: Optional[dict] = None  # the grading run's score.json
+    error: str = ""               # why it could not be fetched or graded
+    skipped: bool = False         # graded before at the same commit, pin and machine
+
+
+def read_roster(path: Path) -> List[Student]:
+    """The roster's students. Raises CourseError, naming the line, for a roster it cannot read."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise CourseError(f"cannot read the roster {path}: {e}") from None
+    rows = list(csv.reader(text.splitlines()))
+    if not rows or [c.strip() for c in rows[0][:2]] != ["student", "repository"]:
+        raise CourseError(f"{path}: the first line must be the header 'student,repository,ref'")
+    students, seen = [], set()
+    for number, row in enumerate(rows[1:], 2):
+        if not any(c.strip() for c in row):
+            continue
+        cells = [c.strip() for c in row] + ["", ""]
+        name, repository, ref = cells[0], cells[1], cells[2]
+        if not STUDENT_NAME.match(name):
+            raise CourseError(f"{path}:{number}: '{name}' is not a student name (letters, digits, "
+                              f"'.', '_', '-'; it names the student's folder)")
+        if name in seen:
+            raise CourseError(f"{path}:{number}: '{name}' is on the roster twice")
+        if not repository:
+            raise CourseError(f"{path}:{number}: {name} has no repository")
+        if ref.startswith("-") or repository.startswith("-"):
+            raise CourseError(f"{path}:{number}: a repository or ref may not start with '-'")
+        seen.add(name)
+        students.append(Student(name, repository, ref))
+    if not students:
+        raise CourseError(f"{path}: no student")
+    return students
+
+
+def git(*argv: str, cwd: Optional[Path] = None) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *argv], cwd=str(cwd) if cwd else None, capture_output=True,
+                          text=True, timeout=600)
+
+
+def fetch(student: Student, checkout: Path) -> str:
+    """The student's repository at the ref in `checkout`; returns the commit. Raises CourseError
+    with git's message."""
+    if checkout.exists():
+        shutil.rmtree(checkout)
+    proc = git("clone", "--quiet", "--no-hardlinks", "--", student.repository, str(checkout))
+    if proc.returncode != 0:
+        raise CourseError(f"cannot clone {student.repository}: {proc.stderr.strip()[-300:]}")
+    if student.ref:
+        proc = git("checkout", "--quiet", "--detach", student.ref, cwd=checkout)
+        if proc.returncode != 0:
+            raise CourseError(f"no ref '{student.ref}' in {student.repository}: "
+                              f"{proc.stderr.strip()[-300:]}")
+    proc = git("rev-parse", "HEAD", cwd=checkout)
+    if proc.returncode != 0:
+        raise CourseError(f"{student.repository} has no commit to grade")
+    return proc.stdout.strip()
+
+
+def pin_of(course: Path) -> str:
+    """The pinned course's commit (what every student is graded against)."""
+    proc = git("rev-parse", "HEAD", cwd=course)
+    if proc.returncode != 0:
+        raise CourseError(f"{course} is not a git checkout: the pin is its commit")
+    dirty = git("status", "--porcelain", "--untracked-files=no", cwd=course).stdout.strip()
+    return proc.stdout.strip() + ("+modified" if dirty else "")
+
+
+def machine_of() -> str:
+    """The machine as a grade depends on it: the GPU the grading sees, or why none."""
+    name, why = machine.gpu()
+    return name or f"no GPU ({why})"
+
+
+def grade_one(student: Student, course: Path, out: Path, args, pin: str,
+              where: str) -> Outcome:
+    folder = out / student.name
+    folder.mkdir(parents=True, exist_ok=True)
+    outcome = Outcome(student)
+    try:
+        outcome.commit = fetch(student, folder / "checkout")
+    except CourseError as e:
+        outcome.error = str(e)
+        return outcome
+    key = {"commit": outcome.commit, "pin": pin, "machine": where,
+           "lessons": args.lessons or "all"}
+    record = folder / "graded.json"
+    if not args.again and record.is_file() and (folder / "score.json").is_file():
+        try:
+            if json.loads(record.read_text())["key"] == key:
+                outcome.score = json.loads((folder / "score.json").read_text())
+                outcome.skipped = True
+                return outcome
+        except (ValueError, KeyError, OSError):
+            pass  # an unreadable record: grade again
+    for stale in ("score.json", "grade.md", "junit.xml", "graded.json"):
+        (folder / stale).unlink(missing_ok=True)
+    argv = ["bash", str(course / "tools" / "course" / "grade_run.sh"), "--student",
+            str(folder / "checkout"), "--course", str(course), "--heading", student.name,
+            "--jobs", str(args.jobs)]
+    if args.lessons:
+        argv += ["--lessons", args.lessons]
+    if args.pass_mark is not None:
+        argv += ["--pass-mark", str(args.pass_mark)]
+    with open(folder / "grade.log", "w") as log:
+        proc = subprocess.run(argv, cwd=str(course), stdout=log, stderr=subprocess.STDOUT)
+    build = course / "build" / "grade"
+    score = build / "score.json"
+    if proc.returncode not in (0, 1) or not score.is_file():
+        outcome.error = (f"the grading run failed (exit {proc.returncode}): see "
+                         f"{(folder / 'grade.log').relative_to(out)}")
+        return outcome
+    for name in ("score.json", "grade.md", "junit.xml"):
+        shutil.copy2(str(build / name), str(folder / name))
+    records = folder / "records"
+    records.mkdir(exist_ok=True)
+    for name in RECORDS:
+        if (build / "course" / name).is_file():
+            shutil.copy2(str(build / "course" / name), str(records / name))
+    outcome.score = json.loads(score.read_text())
+    write_text_atomic(record, json.dumps({"key": key, "student": student.name,
+                                          "repository": student.repository,
+                                          "ref": student.ref}, indent=1) + "\n")
+    return outcome
+
+
+def gradebook(outcomes: List[Outcome], labels: List[str]) -> str:
+    """gradebook.csv: one row a student, columns an LMS imports."""
+    rows = [["student", "commit", *labels, "total", "max", "percent", "trusted", "complete"]]
+    for o in outcomes:
+        if o.score is None:
+            rows.append([o.student.name, o.commit] + [""] * (len(labels) + 5))
+            continue
+        lessons = o.score.get("lessons", {})
+        cells = []
+        for label in labels:
+            lesson = lessons.get(label, {})
+            cells.append(f"{lesson['score']:g}" if lesson.get("graded", True) and lesson else "")
+        total = o.score["total"]
+        trust = o.score.get("trust") or {}
+        rows.append([o.student.name, o.commit, *cells, f"{total['score']:g}", f"{total['max']:g}",
+                     f"{total['percent']:g}", "yes" if trust.get("trusted") else "no",
+                     "yes" if o.score.get("complete", True) else "no"])
+    lines = []
+    for row in rows:
+        out = []
+        for cell in row:
+            cell = str(cell)
+            out.append(f'"{cell}"' if any(c in cell for c in ',"\n') else cell)
+        lines.append(",".join(out))
+    return "\n".join(lines) + "\n"
+
+
+def summary(outcomes: List[Outcome], pin: str, where: str) -> str:
+    graded = [o for o in outcomes if o.score is not None]
+    out = [f"# The class: {len(graded)} of {len(outcomes)} students graded", "",
+           f"Pinned course {pin}; machine: {where}.", ""]
+    failed = [o for o in outcomes if o.error]
+    if failed:
+        out += ["## Not graded", ""] + [f"- {o.student.name}: {o.error}" for o in failed] + [""]
+    again = [o.student.name for o in outcomes if o.skipped]
+    if again:
+        out += [f"Not graded again (the same commit, pin and machine as before): "
+                f"{', '.join(again)}.", ""]
+    built, refused, incomplete = [], [], []
+    for o in graded:
+        tests = o.score.get("tests", {})
+        broken = sorted({t["lesson"] for t in tests.values() if t.get("status") == "did not build"})
+        if broken:
+            built.append(f"- {o.student.name}: {', '.join(broken)}")
+        starter = (o.score.get("trust") or {}).get("starter", {})
+        for lesson, what in sorted(starter.items()):
+            note = o.score.get("lessons", {}).get(lesson, {}).get("note", "")
+            refused.append(f"- {o.student.name}, {lesson}: {note or what}")
+        if not o.score.get("complete", True):
+            incomplete.append(f"- {o.student.name}: {o.score.get('not_gradable_points', 0):g} of "
+                              f"{o.score['total']['max']:g} points not gradable on this machine")
+    for heading, lines in (("Lessons that did not build", built),
+                           ("Files the policy refused (graded as the starter)", refused),
+                           ("Incomplete grades", incomplete)):
+        out += [f"## {heading}", ""] + (lines or ["None."]) + [""]
+    return "\n".join(out)
+
+
+def grade_class(args) -> int:
+    students = read_roster(args.roster)
+    course = args.course.resolve()
+    if not (course / "tools" / "course" / "grade_run.sh").is_file():
+        raise CourseError(f"{course} is not the course (no tools/course/grade_run.sh)")
+    labels = [lesson.label for lesson in find_lessons(course)]
+    pin, where = pin_of(course), machine_of()
+    out = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    outcomes = []
+    for i, student in enumerate(students, 1):
+        print(f"== {i}/{len(students)} {student.name}", flush=True)
+        o = grade_one(student, course, out, args, pin, where)
+        if o.error:
+            print(f"   not graded: {o.error}", flush=True)
+        elif o.skipped:
+            print(f"   graded before at {o.commit[:10]}: not graded again", flush=True)
+        else:
+            total = o.score["total"]
+            print(f"   {total['score']:g} / {total['max']:g} at {o.commit[:10]}", flush=True)
+        outcomes.append(o)
+    write_text_atomic(out / "gradebook.csv", gradebook(outcomes, labels))
+    feedback = out / "feedback"
+    feedback.mkdir(exist_ok=True)
+    for o in outcomes:
+        report = out / o.student.name / "grade.md"
+        if o.score is not None and report.is_file():
+            shutil.copy2(str(report), str(feedback / f"{o.student.name}.md"))
+    write_text_atomic(out / "summary.md", summary(outcomes, pin, where))
+    print(f"gradebook: {out / 'gradebook.csv'}; summary: {out / 'summary.md'}")
+    if args.require_complete and any(o.score and not o.score.get("complete", True)
+                                     for o in outcomes):
+        print("grade-class: some grades are incomplete on this machine (summary.md)",
+              file=sys.stderr)
+        return 3
+    return 1 if any(o.error for o in outcomes) else 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = Parser(prog="grade-class", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--roster", type=Path, required=True,
+                    help="CSV: student,repository,ref (header line first)")
+    ap.add_argument("--course", type=Path, required=True, help="the course at the pinned commit")
+    ap.add_argument("--out", type=Path, required=True, help="the class folder to write")
+    ap.add_argument("--lessons", help="grade only these lessons, e.g. 01,03 (default: all)")
+    ap.add_argument("--pass-mark", type=percentage, help="each report's pass mark, in percent")
+    ap.add_argument("--require-complete", action="store_true",
+                    help="exit 3 when a grade has points not gradable on this machine")
+    ap.add_argument("--again", action="store_true",
+                    help="grade every student, even one graded before at the same commit")
+    ap.add_argument("--jobs", "-j", type=int, default=default_jobs(),
+                    help="compilations and CPU tests at once (default: the number of CPUs)")
+    return run_main(PROG, lambda: grade_class(ap.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
