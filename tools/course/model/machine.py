@@ -17,13 +17,29 @@ def cores() -> int:
 
 
 def gpu() -> Tuple[Optional[str], str]:
-    """(the first GPU's name, '') or (None, why there is none)."""
+    """(the name of the GPU this process's CUDA programs get, '') or (None, why there is none).
+    With CUDA_VISIBLE_DEVICES set, the GPU it names first (by UUID, or by index in nvidia-smi's
+    order, which is CUDA's under CUDA_DEVICE_ORDER=PCI_BUS_ID): a class graded on every GPU of a
+    runner names each student's own; without it, the first GPU."""
     smi = shutil.which("nvidia-smi")
     if not smi:
         return None, "nvidia-smi not found (no NVIDIA driver)"
-    proc = subprocess.run([smi, "--query-gpu=name", "--format=csv,noheader"],
+    proc = subprocess.run([smi, "--query-gpu=name,uuid", "--format=csv,noheader"],
                           capture_output=True, text=True)
-    names = proc.stdout.strip().splitlines() if proc.returncode == 0 else []
-    if not names or not names[0].strip():
+    rows = [[c.strip() for c in line.split(",")] for line in proc.stdout.strip().splitlines()
+            if line.strip()] if proc.returncode == 0 else []
+    if not rows or not rows[0][0]:
         return None, (proc.stderr or proc.stdout).strip() or "nvidia-smi lists no GPU"
-    return names[0].strip(), ""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is None:
+        return rows[0][0], ""
+    first = visible.split(",")[0].strip()
+    if not first:
+        return None, "CUDA_VISIBLE_DEVICES is empty: CUDA sees no GPU"
+    for row in rows:
+        if len(row) > 1 and first.upper().startswith("GPU-") and \
+                row[1].lower().startswith(first.lower()):
+            return row[0], ""
+    if first.isdigit() and int(first) < len(rows):
+        return rows[int(first)][0], ""
+    return None, f"CUDA_VISIBLE_DEVICES={visible} names no GPU nvidia-smi lists"

@@ -430,5 +430,31 @@ class Pipeline(ToolTest):
         self.assertEqual(data["lessons"]["lesson01"]["passed"], 1)
 
 
+class MachineGpu(ToolTest):
+    """machine.gpu(): the GPU this process's CUDA programs get, by CUDA_VISIBLE_DEVICES (a class
+    graded on every GPU of a runner names each student's own), from a stand-in nvidia-smi."""
+
+    def test_the_gpu_cuda_visible_devices_names(self):
+        import os
+        from unittest import mock
+        from course.model import machine
+        smi = self.tmp / "smi" / "nvidia-smi"
+        smi.parent.mkdir()
+        smi.write_text("#!/bin/sh\necho 'NVIDIA H100 80GB HBM3, GPU-aaaa-1111'\n"
+                       "echo 'NVIDIA H200, GPU-bbbb-2222'\n")
+        smi.chmod(0o755)
+        cases = [(None, ("NVIDIA H100 80GB HBM3", "")), ("1", ("NVIDIA H200", "")),
+                 ("GPU-bbbb", ("NVIDIA H200", "")), ("GPU-aaaa-1111,1", ("NVIDIA H100 80GB HBM3", "")),
+                 ("", (None, "CUDA_VISIBLE_DEVICES is empty: CUDA sees no GPU")),
+                 ("7", (None, "CUDA_VISIBLE_DEVICES=7 names no GPU nvidia-smi lists"))]
+        for visible, want in cases:
+            env = {k: v for k, v in os.environ.items() if k != "CUDA_VISIBLE_DEVICES"}
+            env["PATH"] = str(smi.parent)
+            if visible is not None:
+                env["CUDA_VISIBLE_DEVICES"] = visible
+            with self.subTest(visible=visible), mock.patch.dict(os.environ, env, clear=True):
+                self.assertEqual(machine.gpu(), want)
+
+
 if __name__ == "__main__":
     unittest.main()
