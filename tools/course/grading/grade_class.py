@@ -16,11 +16,11 @@ runs - never a commit chosen by its date, which the student sets. COURSE is the 
 pinned commit, as grade_run.sh takes it; every student is graded there, one after another
 (grade_run.sh removes what one student's build made before the next builds).
 
-Each student gets CLASS/<student>/: checkout/ (the repository at the ref), grade.log (the
-grading run's output), grade.md, score.json, junit.xml, records/ (the grader's records: overlay,
-points, machine, evidence, build status) and graded.json (the commit graded, the pin, the
-machine). A student whose graded.json names the same commit, pin and machine is not graded again
-(--again grades everyone). Then, from every student's score.json:
+Each student gets CLASS/students/<student>/: checkout/ (the repository at the ref), grade.log
+(the grading run's output), grade.md, score.json, junit.xml, records/ (the grader's records:
+overlay, points, machine, evidence, build status) and graded.json (the commit graded, the pin,
+the machine). A student whose graded.json names the same commit, pin and machine is not graded
+again (--again grades everyone). Then, from every student's score.json:
   CLASS/gradebook.csv   one row a student: the commit, each lesson's points, total, max,
                         percent, trusted (yes/no), complete (yes/no: every point gradable here)
   CLASS/feedback/<student>.md   the report the student reads (hidden tests by count only)
@@ -50,6 +50,8 @@ from course.model.course_model import CourseError, find_lessons
 PROG = "grade_class"
 #: A student's name becomes a folder: letters, digits, '.', '_' and '-', not starting with '.'.
 STUDENT_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$")
+#: The students' folders, under the class folder (apart from its gradebook, feedback, summary).
+STUDENTS = "students"
 #: The grader's records copied into a student's folder (from COURSE/build/grade/course/).
 RECORDS = ("overlay.json", "points.json", "machine.json", "evidence.json", "build-status.json",
            "programs.json")
@@ -143,7 +145,7 @@ def machine_of() -> str:
 
 def grade_one(student: Student, course: Path, out: Path, args, pin: str,
               where: str) -> Outcome:
-    folder = out / student.name
+    folder = out / STUDENTS / student.name
     folder.mkdir(parents=True, exist_ok=True)
     outcome = Outcome(student)
     try:
@@ -276,7 +278,7 @@ def grade_class(args) -> int:
     feedback = out / "feedback"
     feedback.mkdir(exist_ok=True)
     for o in outcomes:
-        report = out / o.student.name / "grade.md"
+        report = out / STUDENTS / o.student.name / "grade.md"
         if o.score is not None and report.is_file():
             shutil.copy2(str(report), str(feedback / f"{o.student.name}.md"))
     write_text_atomic(out / "summary.md", summary(outcomes, pin, where))

@@ -111,7 +111,7 @@ class AClass(unittest.TestCase):
                                  capture_output=True, text=True, check=True).stdout.strip()
             self.assertEqual(book["ada"]["commit"], tag)
             for name in ("ada", "bob", "cy"):
-                own = json.loads((out / name / "score.json").read_text())
+                own = json.loads((out / "students" / name / "score.json").read_text())
                 self.assertEqual(float(book[name]["total"]), own["total"]["score"], name)
                 self.assertEqual(float(book[name]["lesson01"]), own["lessons"]["lesson01"]["score"])
                 self.assertEqual(book[name]["complete"], "no")  # no GPU here
