@@ -6,15 +6,12 @@ alone)."""
 
 import os
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from course.model import course_model
-
-PICTURES_MANIFEST = "docs/pictures.txt"
-MEASURED_MANIFEST = "docs/measured.txt"
+from course.model.site_manifests import MEASURED_MANIFEST, PICTURES_MANIFEST, manifest_lines
 LESSON_DIR = re.compile(r"^(\d\d)_[A-Za-z0-9_]+$")
 
 
@@ -79,16 +76,11 @@ class Picture:
     where: str  # the manifest and its line or entry that declares it
 
 
-def _manifest_lines(root: str, manifest: str) -> Iterator[Tuple[int, List[str]]]:
-    path = os.path.join(root, manifest)
-    with open(path, encoding="utf-8") as f:
-        for number, text in enumerate(f, 1):
-            try:
-                fields = shlex.split(text, comments=True)
-            except ValueError as e:
-                raise DocsError(f"{manifest}:{number}: {e}")
-            if fields:
-                yield number, fields
+def _manifest_lines(root: str, manifest: str) -> List[Tuple[int, List[str]]]:
+    try:
+        return manifest_lines(Path(root) / manifest, manifest)
+    except course_model.CourseError as e:
+        raise DocsError(str(e)) from None
 
 
 def _lesson_manifests(root: str) -> List[course_model.Manifest]:

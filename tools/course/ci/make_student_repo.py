@@ -26,7 +26,6 @@ import dataclasses
 import io
 import os
 import re
-import shlex
 import sys
 import tarfile
 from pathlib import Path
@@ -36,6 +35,7 @@ from course.model import answers, lesson_table, templates
 from course.model.cli import Parser, print_lines, run_main
 from course.model.course_model import CourseError, ROOT, find_lessons
 from course.model.manifest import MANIFEST, manifest_json
+from course.model.site_manifests import MEASURED_MANIFEST, PICTURES_MANIFEST, manifest_lines
 from course.model.starters import FIRST_TAG, git
 from course.model.student_repo import left_out, student_presets
 
@@ -109,20 +109,8 @@ def pack_answers(tar: tarfile.TarFile) -> Dict[str, Dict[str, str]]:
     return found
 
 
-#: The site's manifests of measured blocks and pictures (tools/docs/docs_common.py reads them).
-MEASURED_TXT = Path("docs") / "measured.txt"
-PICTURES_TXT = Path("docs") / "pictures.txt"
 NOT_HERE = ("*Not in this repository: the course's reference figures for the lessons answer their "
             "predictions, and stay with the course's answers.*")
-
-
-def _manifest_lines(path: Path) -> List[List[str]]:
-    """The entries of a site manifest (docs/measured.txt, docs/pictures.txt): fields a line,
-    '#' comments and blank lines left out."""
-    if not path.is_file():
-        return []
-    return [shlex.split(line, comments=True) for line in path.read_text(encoding="utf-8").splitlines()
-            if shlex.split(line, comments=True)]
 
 
 def leave_out_answer_figures(out: Path) -> List[str]:
@@ -136,8 +124,10 @@ def leave_out_answer_figures(out: Path) -> List[str]:
     for lesson in lessons:
         for e in lesson.manifest.measured:
             named.add(e.table or e.chart)
-    pictures = _manifest_lines(out / PICTURES_TXT)
-    sources = {f[0]: f[2] for f in pictures if len(f) >= 3 and f[1] == "chart"}
+    pictures_txt, measured_txt = out / PICTURES_MANIFEST, out / MEASURED_MANIFEST
+    pictures = manifest_lines(pictures_txt, PICTURES_MANIFEST) if pictures_txt.is_file() else []
+    measured = manifest_lines(measured_txt, MEASURED_MANIFEST) if measured_txt.is_file() else []
+    sources = {f[0]: f[2] for _, f in pictures if len(f) >= 3 and f[1] == "chart"}
     named |= {sources[p] for p in list(named) if p in sources}
     shown = set()  # the pictures docs/*.md show, from the course's root
     for page in (out / "docs").glob("*.md"):
@@ -147,29 +137,21 @@ def leave_out_answer_figures(out: Path) -> List[str]:
     gone = sorted(p for p in named - shown if (out / p).is_file())
     for p in gone:
         (out / p).unlink()
-    # The site's blocks and pictures made from what went.
-    dropped_blocks = []
-    measured_txt = out / MEASURED_TXT
-    if measured_txt.is_file():
-        kept = []
-        for line in measured_txt.read_text(encoding="utf-8").splitlines(keepends=True):
-            fields = shlex.split(line, comments=True)
-            if len(fields) >= 3 and fields[2] in gone:
-                dropped_blocks.append(fields[0])
-                continue
-            kept.append(line)
-        measured_txt.write_text("".join(kept), encoding="utf-8")
+    # The site's blocks and pictures made from what went: their manifests' lines, and the
+    # blocks of docs/*.md they fill.
+    dropped_blocks = [f[0] for _, f in measured if len(f) >= 3 and f[2] in gone]
+    for path, entries in ((measured_txt, measured), (pictures_txt, pictures)):
+        drop = {number for number, f in entries if set(f) & set(gone)}
+        if drop:
+            lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+            path.write_text("".join(line for n, line in enumerate(lines, 1) if n not in drop),
+                            encoding="utf-8")
     for page in (out / "docs").glob("*.md"):
         text = page.read_text(encoding="utf-8")
         for name in dropped_blocks:
             text = re.sub(rf"^<!-- measured:{re.escape(name)} -->\n.*?^<!-- /measured -->$",
                           NOT_HERE, text, flags=re.M | re.S)
         page.write_text(text, encoding="utf-8")
-    pictures_txt = out / PICTURES_TXT
-    if pictures_txt.is_file():
-        kept = [line for line in pictures_txt.read_text(encoding="utf-8").splitlines(keepends=True)
-                if not set(shlex.split(line, comments=True)) & set(gone)]
-        pictures_txt.write_text("".join(kept), encoding="utf-8")
     for lesson in lessons:
         m = lesson.manifest
         stripped = dataclasses.replace(

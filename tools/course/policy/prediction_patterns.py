@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from course.model.course_model import CourseError, Lesson
+from course.model.site_manifests import PICTURES_MANIFEST, manifest_lines
 from course.policy.answer_units import first_line_of, sections
 from course.policy.check_predictions import MACRO
 from course.policy.cxx_tokens import Source, Unbalanced, include_name, split_directives
@@ -39,7 +40,6 @@ WHAT_YOU_SHOULD_SEE = "What you should see"
 #: Calls whose arguments are the patterns (or accesses) a prediction is about.
 WRAPPERS = {"kit::wavefronts", "wavefronts", "kit::ldsm_wavefronts", "kit::model_ratio",
             "model_ratio", "model", "cost"}
-PICTURES_MANIFEST = "docs/pictures.txt"
 COMPILE_TIMEOUT_S = 180
 
 
@@ -340,10 +340,7 @@ def manifest_pictures(course: Path) -> Dict[str, List[str]]:
     path = course / PICTURES_MANIFEST
     if not path.is_file():
         return out
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        words = shlex.split(line)
+    for _number, words in manifest_lines(path, PICTURES_MANIFEST):
         if len(words) < 2 or words[1] == "chart":
             continue
         args, i = [], 1
