@@ -206,6 +206,24 @@ const void* kernel_for_width(int width) {
   }
 }
 
+/// The fill loop both kernels run before their accesses, as trace entries: thread i of each of
+/// `blocks` blocks stores 16 bytes at 16 * (i + k * blockDim), over the first `bytes` bytes.
+void add_fill(Trace& t, std::size_t bytes, int block_threads, int blocks) {
+  const std::size_t fill = bytes / 16;
+  const int warps = block_threads / kWarpSize;
+  for (std::size_t start = 0; start < fill; start += static_cast<std::size_t>(block_threads)) {
+    for (int w = 0; w < warps; ++w) {
+      t.add(
+          SharedOp::store, 16,
+          [&](int lane) -> LaneAddress {
+            const std::size_t i = start + static_cast<std::size_t>(w * kWarpSize + lane);
+            return i < fill ? LaneAddress(static_cast<std::uint32_t>(16 * i)) : std::nullopt;
+          },
+          static_cast<std::uint64_t>(blocks), "fill");
+    }
+  }
+}
+
 std::size_t round_up(std::size_t v, std::size_t m) {
   return (v + m - 1) / m * m;
 }
@@ -295,19 +313,7 @@ Trace PatternBench::trace(int blocks, int rounds) const {
   Trace t;
   const int warps = block_threads_ / kWarpSize;
   if (pattern_.op == SharedOp::load) {
-    // The fill loop: thread i stores 16 bytes at 16 * (i + k * blockDim).
-    const std::size_t fill = smem_bytes_ / 16;
-    for (std::size_t start = 0; start < fill; start += block_threads_) {
-      for (int w = 0; w < warps; ++w) {
-        t.add(
-            SharedOp::store, 16,
-            [&](int lane) -> LaneAddress {
-              const std::size_t i = start + static_cast<std::size_t>(w * kWarpSize + lane);
-              return i < fill ? LaneAddress(static_cast<std::uint32_t>(16 * i)) : std::nullopt;
-            },
-            static_cast<std::uint64_t>(blocks), "fill");
-      }
-    }
+    add_fill(t, smem_bytes_, block_threads_, blocks);
   }
   if (pattern_.access.mask != 0) {
     for (int w = 0; w < warps; ++w) {
@@ -357,6 +363,7 @@ TraceReplay::TraceReplay(std::string name, const Trace& trace, int block_threads
                                 " bytes of shared memory per block (more than a block can have)");
   }
   d_offsets_ = DeviceBuffer<std::uint32_t>(plan_.offsets);
+  d_steps_ = DeviceBuffer<ReplayStep>(plan_.steps.size()); // set_rounds fills it
   sink_ = DeviceBuffer<unsigned>(1);
   set_rounds(std::accumulate(plan_.counts.begin(), plan_.counts.end(), std::uint64_t{0},
                              [](std::uint64_t g, std::uint64_t c) { return std::gcd(g, c); }),
@@ -382,7 +389,7 @@ void TraceReplay::set_rounds(std::uint64_t unit, std::uint64_t scale) {
     }
     plan_.steps[i].rounds = static_cast<unsigned>(plan_.counts[i] / unit * scale);
   }
-  d_steps_ = DeviceBuffer<ReplayStep>(plan_.steps);
+  d_steps_.upload(plan_.steps);
 }
 
 void TraceReplay::run(int blocks, cudaStream_t stream) const {
@@ -415,19 +422,7 @@ Launch TraceReplay::launch(int blocks) const {
 Trace TraceReplay::trace(int blocks) const {
   Trace t;
   const int warps = block_threads_ / kWarpSize;
-  // The fill loop: thread i stores 16 bytes at 16 * (i + k * blockDim), over the loads' region.
-  const std::size_t fill = plan_.load_bytes / 16;
-  for (std::size_t start = 0; start < fill; start += block_threads_) {
-    for (int w = 0; w < warps; ++w) {
-      t.add(
-          SharedOp::store, 16,
-          [&](int lane) -> LaneAddress {
-            const std::size_t i = start + static_cast<std::size_t>(w * kWarpSize + lane);
-            return i < fill ? LaneAddress(static_cast<std::uint32_t>(16 * i)) : std::nullopt;
-          },
-          static_cast<std::uint64_t>(blocks), "fill");
-    }
-  }
+  add_fill(t, plan_.load_bytes, block_threads_, blocks); // over the loads' region
   for (std::size_t e = 0; e < plan_.steps.size(); ++e) {
     const ReplayStep& s = plan_.steps[e];
     for (int w = 0; w < warps; ++w) {
