@@ -238,12 +238,13 @@ def costs_in_demo_comments(view_root: Path, lesson: Lesson, used: set) -> List[F
         if not path.is_file():
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
-        code = code_tokens(text)
+        code = None  # lexed only where a comment states a cost (the lexer is the slow part)
         for i, line in enumerate(text.split("\n"), 1):
             comment = line.partition("//")[2]
             m = COST_IN_A_COMMENT.search(comment)
             if not m:
                 continue
+            code = code if code is not None else code_tokens(text)
             where = declaration_at(code, statement_start(code, i))
             exception = exception_for(lesson, name, where, COST_ORIGIN)
             if exception:
