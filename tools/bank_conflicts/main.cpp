@@ -402,13 +402,5 @@ int run(const Options& o) {
 } // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(parse(argc, argv));
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "bank-conflicts: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bank-conflicts: measuring failed: %s\n", e.what());
-    return 1;
-  }
+  return course_tools::run_tool("bank-conflicts", [&] { return run(parse(argc, argv)); });
 }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
 #include <sstream>
@@ -157,5 +158,20 @@ private:
   std::vector<std::string> args_;
   std::size_t at_ = 0;
 };
+
+/// A measuring tool's main: runs `body`, and turns a UsageError into "<program>: <what>" and
+/// exit status 2, any other failure into "<program>: measuring failed: <what>" and 1.
+template <class Body>
+int run_tool(const char* program, Body&& body) {
+  try {
+    return body();
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: measuring failed: %s\n", program, e.what());
+    return 1;
+  }
+}
 
 } // namespace course_tools
