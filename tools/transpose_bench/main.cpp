@@ -312,7 +312,7 @@ int run(const Options& o, std::ostream& out) {
 } // namespace
 
 int main(int argc, char** argv) {
-  try {
+  return course_tools::run_tool(kProgram, [&] {
     const Options o = parse(argc, argv);
     if (const kit::GpuStatus& gpu = kit::gpu_status(); !gpu.usable) {
       std::fprintf(stderr, "%s: %s\n", kProgram, gpu.reason.c_str());
@@ -332,11 +332,5 @@ int main(int argc, char** argv) {
       return 1;
     }
     return status;
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "%s: %s\n", kProgram, e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: measuring failed: %s\n", kProgram, e.what());
-    return 1;
-  }
+  });
 }
