@@ -15,6 +15,9 @@
 namespace kit {
 namespace {
 
+// The most rounds one replayed instruction runs per launch (TraceReplay::set_rounds).
+constexpr std::uint64_t kMaxReplayRounds = 1u << 24;
+
 struct PatternArgs {
   unsigned offset[kWarpSize]; // byte offset of each lane
   unsigned mask;              // active lanes
@@ -379,10 +382,9 @@ const void* TraceReplay::kernel() const {
 }
 
 void TraceReplay::set_rounds(std::uint64_t unit, std::uint64_t scale) {
-  constexpr std::uint64_t kMaxRounds = 1u << 24;
   for (std::size_t i = 0; i < plan_.steps.size(); ++i) {
     if (unit == 0 || plan_.counts[i] % unit != 0 ||
-        plan_.counts[i] / unit > kMaxRounds / std::max<std::uint64_t>(scale, 1)) {
+        plan_.counts[i] / unit > kMaxReplayRounds / std::max<std::uint64_t>(scale, 1)) {
       throw std::invalid_argument("replay '" + name_ + "': cannot run " +
                                   std::to_string(plan_.counts[i]) + " issues in rounds of " +
                                   std::to_string(unit) + " x " + std::to_string(scale));
@@ -443,19 +445,29 @@ ReplayPair saturating_replays(TraceReplay& a, TraceReplay& b, double target_ms) 
   b.reserve_smem(smem);
   // One unit for both: each distinct instruction runs count / unit rounds in both replays.
   std::uint64_t unit = 0;
+  std::uint64_t most = 1;
   for (const TraceReplay* r : {&a, &b}) {
     for (std::uint64_t c : r->counts()) {
       unit = std::gcd(unit, c);
+      most = std::max(most, c);
     }
   }
   ReplayPair p;
   p.blocks = saturating_blocks(b.kernel(), b.block_threads(), b.smem_bytes());
   std::uint64_t scale = 1;
   if (!small_mode()) {
-    b.set_rounds(unit, 1);
-    const Timing t = time_launch(b.launch(p.blocks), {1, 10});
-    if (t.median_ms > 0 && t.median_ms < target_ms) {
-      scale = static_cast<std::uint64_t>(std::lround(target_ms / t.median_ms));
+    // Scale B up to about target_ms. A short probe is mostly launch overhead, so one step from
+    // it undershoots (the timer test's replay once ran B for 46 us of a 500 us target): time again
+    // after each step until B takes at least half the target.
+    for (int step = 0; step < 4; ++step) {
+      b.set_rounds(unit, scale);
+      const Timing t = time_launch(b.launch(p.blocks), {1, 10});
+      if (!(t.median_ms > 0) || t.median_ms >= target_ms / 2) {
+        break;
+      }
+      const double grow = std::clamp(target_ms / t.median_ms, 2.0, 1024.0);
+      scale = std::min(static_cast<std::uint64_t>(std::llround(static_cast<double>(scale) * grow)),
+                       std::max<std::uint64_t>(kMaxReplayRounds / (most / unit), 1));
     }
   }
   a.set_rounds(unit, scale);
