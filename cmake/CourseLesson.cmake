@@ -213,11 +213,12 @@ function(course_add_test_folder lesson tree folder)
     if(kind STREQUAL "cpu_kernel" AND EXISTS "${kernels}")
       target_sources(${exe} PRIVATE "${kernels}")
       # -O1: a third less compile time than -O3 after each edit; small shapes run in
-      # milliseconds either way.
+      # milliseconds either way. -g1: the line table alone (about 0.1 s), so an out-of-bounds
+      # global access names its line (kit/cpu_global_guard.hpp).
       set_source_files_properties("${kernels}" TARGET_DIRECTORY ${exe}
                                   PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON
                                              SKIP_PRECOMPILE_HEADERS ON
-                                             COMPILE_OPTIONS -O1)
+                                             COMPILE_OPTIONS "-O1;-g1")
     endif()
     if(kind STREQUAL "cpu" OR kind STREQUAL "cpu_kernel")
       target_link_libraries(${exe} PRIVATE ${ARG_HEADERS} GTest::gtest_main)
@@ -227,6 +228,8 @@ function(course_add_test_folder lesson tree folder)
       # kernels hold `#pragma unroll`, which the host compiler does not know.
       target_include_directories(${exe} SYSTEM PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
       target_compile_options(${exe} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-unknown-pragmas>)
+      # dladdr, for the line of a faulting global access (in libc itself from glibc 2.34).
+      target_link_libraries(${exe} PRIVATE ${CMAKE_DL_LIBS})
     elseif(kind STREQUAL "gpu")
       target_link_libraries(${exe} PRIVATE ${ARG_LINK} kit_testing GTest::gtest_main)
     endif()

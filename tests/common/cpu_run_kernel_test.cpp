@@ -160,6 +160,7 @@ TEST(CpuRun, ASharedElementOutsideTheTileIsNamed) {
 }
 
 // Thread x writes out[x + past]: past the end of a 32-element buffer for x >= 32 - past.
+constexpr int kOverrunLine = __LINE__ + 3; // the store's line, which the finding names
 __global__ void global_overrun(float* out, int past) {
   const int x = static_cast<int>(threadIdx.x);
   out[x + past] = 1.0f;
@@ -172,7 +173,9 @@ TEST(CpuRun, AGlobalAccessPastTheEndIsNamedAndStopsTheKernel) {
   ASSERT_EQ(run.findings.size(), 1u) << run.findings_text();
   EXPECT_TRUE(holds(run.findings[0],
                     {"global memory out of bounds: thread (31, 0) of block (0, 0)",
-                     "writes element 32 of `out`, a buffer of 32 element(s): 1 past its last"}));
+                     "writes element 32 of `out`, a buffer of 32 element(s): 1 past its last "
+                     "element at cpu_run_kernel_test.cpp:" +
+                         std::to_string(kOverrunLine) + "."}));
   // The launch stopped at the fault: the next one runs again.
   const kit::cpu::KernelRun next = kit::cpu::record(
       [&] { kit::launch(global_overrun, dim3(1), dim3(32), nullptr, out.get(), 0); });

@@ -29,11 +29,15 @@
 #include <csetjmp>
 #include <csignal>
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <dlfcn.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -158,12 +162,57 @@ public:
   [[noreturn]] void land(const siginfo_t* info, void* context) {
     fault_.address = info->si_addr;
 #if defined(__x86_64__)
-    fault_.write = (static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+    const auto& mc = static_cast<ucontext_t*>(context)->uc_mcontext;
+    fault_.write = (mc.gregs[REG_ERR] & 2) != 0;
+    fault_.pc = reinterpret_cast<const void*>(mc.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    fault_.write = false;
+    fault_.pc = reinterpret_cast<const void*>(static_cast<ucontext_t*>(context)->uc_mcontext.pc);
 #else
     (void)context;
     fault_.write = false;
 #endif
     siglongjmp(landing_, 1);
+  }
+
+  /// The source line of the instruction that faulted, "exercise.cu:26", from the program's line
+  /// table (the CPU run's kernels are built with -g1) through binutils' addr2line; empty when
+  /// either is missing. The kernel's files are the ones that matter, so a line in the kit's own
+  /// headers (kit/...) or the system's is not named.
+  std::string fault_line() const {
+    Dl_info info{};
+    if (fault_.pc == nullptr || dladdr(fault_.pc, &info) == 0 || info.dli_fname == nullptr) {
+      return {};
+    }
+    const auto pc = reinterpret_cast<std::uintptr_t>(fault_.pc);
+    const auto base = reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+    std::ostringstream cmd;
+    // A position-independent program is read at its offset from where it was loaded.
+    cmd << "addr2line -e '" << info.dli_fname << "' 0x" << std::hex << (pc - base)
+        << " 2>/dev/null";
+    FILE* out = popen(cmd.str().c_str(), "r");
+    if (out == nullptr) {
+      return {};
+    }
+    char buf[4096] = {};
+    const bool read = std::fgets(buf, sizeof buf, out) != nullptr;
+    pclose(out);
+    std::string where = read ? std::string(buf) : std::string();
+    while (!where.empty() && (where.back() == '\n' || where.back() == ' ')) {
+      where.pop_back();
+    }
+    const std::size_t paren = where.find(" (discriminator");
+    if (paren != std::string::npos) {
+      where.erase(paren);
+    }
+    const std::size_t colon = where.rfind(':');
+    if (where.empty() || where[0] == '?' || colon == std::string::npos ||
+        where.compare(colon, std::string::npos, ":0") == 0 || where.compare(colon, 2, ":?") == 0 ||
+        where.find("/kit/") != std::string::npos || where.rfind("/usr/", 0) == 0) {
+      return {};
+    }
+    const std::size_t slash = where.rfind('/', colon);
+    return slash == std::string::npos ? where : where.substr(slash + 1);
   }
 
   /// The finding for the last fault, made by thread `who` (ThreadId::describe()): the element
@@ -194,6 +243,10 @@ public:
     if (!named) {
       s << "address " << fault_.address << ", outside every buffer of the run";
     }
+    const std::string line = fault_line();
+    if (!line.empty()) {
+      s << " at " << line;
+    }
     s << ". The kernel stopped there (on the GPU: compute-sanitizer memcheck reports it, or "
          "the launch fails with an illegal address)";
     return s.str();
@@ -202,6 +255,7 @@ public:
 private:
   struct Fault {
     const void* address = nullptr;
+    const void* pc = nullptr; ///< The faulting instruction.
     bool write = false;
   };
 

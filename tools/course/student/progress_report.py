@@ -255,10 +255,10 @@ def build_command(target: str, build_dir: Path, source_dir: Path) -> str:
 
 
 def commands_for(lesson: Lesson, build_dir: Path, source_dir: Path) -> str:
-    """The command that rebuilds a lesson and runs its tests, as the student would type it."""
-    test = (f"ctest --preset student -L {lesson.label}" if uses_preset(build_dir, source_dir)
-            else f"ctest --test-dir {build_dir} -L {lesson.label}")
-    return f"{build_command(lesson.label, build_dir, source_dir)} && {test}"
+    """The course's command that rebuilds a lesson and runs its tests, as the student would
+    type it (with the build folder where it is not the `student` preset's)."""
+    where = "" if uses_preset(build_dir, source_dir) else f" --build-dir {build_dir}"
+    return f"{COMMAND} test {lesson.number}{where}"
 
 
 def next_lesson(progress: List[LessonProgress]) -> Optional[LessonProgress]:
@@ -275,7 +275,8 @@ def _build_step(p: LessonProgress, build_dir: Path, source_dir: Path) -> List[st
     build = build_command(lesson.label, build_dir, source_dir)
     if p.status == NOT_BUILT:
         return [f"Next: lesson {lesson.number} ({lesson.title}) is not built yet: run "
-                f"`{build}` (if it does not compile, the compiler's message says where to "
+                f"`{commands_for(lesson, build_dir, source_dir)}` (it builds the lesson first; "
+                f"if it does not compile, the compiler's message says where to "
                 f"look in {files or lesson.rel_dir})."]
     log = f" (the whole log: {p.build.log})" if p.build and p.build.log else ""
     return [f"Next: lesson {lesson.number} ({lesson.title}) does not build: run `{build}` "

@@ -62,7 +62,7 @@ class Progress(ToolTest):
         self.assertIn("lesson 01 (Banks, words and wavefronts)", nxt)
         self.assertIn("lessons/01_no_conflict/README.md", nxt)
         self.assertIn("edit lessons/01_no_conflict/exercise.hpp (2 TODOs left)", nxt)
-        self.assertIn(f"ctest --test-dir {self.build} -L lesson01", nxt)
+        self.assertIn(f"then run `./course test 01 --build-dir {self.build}`", nxt)
         self.assertIn("Failing now: Banks.BankOfMatchesTheModel and 7 more.", proc.stdout)
         self.assertIn("`./course hint 01`", proc.stdout)
 
@@ -80,10 +80,13 @@ class Progress(ToolTest):
                                 if line.startswith("01  ")), None), "no table row")
         self.assertIn("Banks, words and wavefronts", proc.stdout)
 
-    def test_the_preset_commands_are_named_for_the_preset_build_folder(self):
+    def test_the_next_step_names_the_course_command(self):
+        # In the preset's build folder the command needs no folder; elsewhere it names it.
+        proc = self.progress("junit-student-nogpu.xml", "tests-student-nogpu.json")
+        self.assertIn(f"then run `./course test 01 --build-dir {self.build}`", proc.stdout)
         self.build = make_build(self.source / "build" / "student", self.source)
         proc = self.progress("junit-student-nogpu.xml", "tests-student-nogpu.json")
-        self.assertIn("ctest --preset student -L lesson01", proc.stdout)
+        self.assertIn("then run `./course test 01`.", proc.stdout)
 
     def test_on_a_gpu_the_measurements_and_partial_skips_show(self):
         # Recorded on an H200 whose toolkit refused the counters: 2 of 6 GPU tests passed,
@@ -133,7 +136,8 @@ class Progress(ToolTest):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertRegex(self.row(proc.stdout, "01"), r"  -  +-  +not built yet$")
         self.assertIn("Next: lesson 01 (Banks, words and wavefronts) is not built yet: run "
-                      f"`cmake --build {self.build} --target lesson01`", proc.stdout)
+                      f"`./course test 01 --build-dir {self.build}` (it builds the lesson first",
+                      proc.stdout)
 
     def test_a_lesson_that_does_not_build_says_so(self):
         # A stand-in cmake that fails for lesson01: its first error, and its old programs'
