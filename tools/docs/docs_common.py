@@ -50,7 +50,8 @@ def markdown_documents(root: str) -> List[str]:
 def answers_documents(root: str) -> List[str]:
     """The lessons' answers (solutions/NN_topic/answers.md, where a lesson has one): where a
     lesson's measured blocks stand, out of the student's view until the lesson's CPU part
-    passes (course.model.answers). Not pages of the site."""
+    passes (course.model.answers). On the site, each is a sub-page of its lesson's, marked as
+    the answers (doxygen_filter.py)."""
     return [f"solutions/{lesson.folder}/answers.md" for lesson in lessons(root)
             if os.path.isfile(os.path.join(root, "solutions", lesson.folder, "answers.md"))]
 

@@ -15,6 +15,10 @@ plain GitHub Markdown, and this turns them into site pages on the fly.
   (Doxygen 1.9.4 leaves the main page's own sub-pages out of the navigation tree.)
 - The line `<!-- gallery -->` becomes every bank map of docs/pictures.txt with the command
   that draws it, but the pictures of the lessons' answers (solutions/NN_topic/images/).
+- A lesson's answers (solutions/NN_topic/answers.md: the reasoning and what the reference GPU
+  measured) become page `lessonNN_answers`, a sub-page of the lesson's: the site cannot wait
+  until a reader has committed, so the lesson page keeps the questions and ends with a link to
+  its answers, marked as such, and the answers page opens by saying what it is.
 Code blocks and `code` are never changed."""
 
 import argparse
@@ -29,11 +33,28 @@ from docs_common import (DocsError, github_slug, is_external, lessons, map_links
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(\{#[^}]*\})?\s*$")
 
 
+ANSWERS = re.compile(r"solutions/([^/]+)/answers\.md")
+
+
+def answers_page(lesson) -> str:
+    """The page of a lesson's answers."""
+    return f"{lesson.label}_answers"
+
+
+def lesson_of_answers(root: str, doc: str):
+    """The lesson whose answers `doc` is, or None."""
+    m = ANSWERS.fullmatch(doc)
+    return next((lesson for lesson in lessons(root) if m and lesson.folder == m.group(1)), None)
+
+
 def page_of(root: str, doc: str):
     """The page name of a Markdown file of the site, or None."""
     for lesson in lessons(root):
         if lesson.rel_readme == doc:
             return lesson.label
+    answered = lesson_of_answers(root, doc)
+    if answered is not None:
+        return answers_page(answered)
     if doc == "docs/mainpage.md":
         return "index"
     m = re.fullmatch(r"docs/([A-Za-z0-9_]+)\.md", doc)
@@ -98,6 +119,30 @@ def gallery(root: str) -> list:
     return out
 
 
+def answers_link(root: str, doc: str) -> list:
+    """The end of a lesson's page: its answers, as a sub-page, for after the reader commits."""
+    lesson = next((x for x in lessons(root) if x.rel_readme == doc), None)
+    if lesson is None or not os.path.isfile(
+            os.path.join(root, "solutions", lesson.folder, "answers.md")):
+        return []
+    return ["", "---", "",
+            "**The answers.** The reasoning behind this lesson's predictions and exercise, and "
+            "what the reference GPU measured, are on a page of their own: read it once you have "
+            "committed to your predictions and your exercise passes "
+            f"(`./course test {lesson.number}` points to it then).", "",
+            f"\\subpage {answers_page(lesson)} \"{lesson.heading}: the answers\"", ""]
+
+
+def answers_intro(root: str, doc: str) -> list:
+    """The first lines of an answers page, under its title."""
+    lesson = lesson_of_answers(root, doc)
+    if lesson is None:
+        return []
+    return ["", f"**These are the answers** of [{lesson.heading}](@ref {lesson.label}): its "
+                f"predictions' values, the exercise's solution and what the reference GPU "
+                f"measured. Commit to yours first.", ""]
+
+
 def filter_markdown(root: str, doc: str, text: str, source_url: str = "") -> str:
     page = page_of(root, doc)
     if page is None:
@@ -119,6 +164,7 @@ def filter_markdown(root: str, doc: str, text: str, source_url: str = "") -> str
             hashes, title = m.group(1), m.group(2)
             if not seen_text and hashes == "#":
                 out.append(f"# {title} {{#{'mainpage' if page == 'index' else page}}}")
+                out.extend(answers_intro(root, doc))
             else:
                 slug = github_slug(title)
                 n = slugs.get(slug, 0)
@@ -129,6 +175,7 @@ def filter_markdown(root: str, doc: str, text: str, source_url: str = "") -> str
             continue
         seen_text = seen_text or bool(stripped)
         out.append(map_links(line, rewrite_link(root, doc, page, source_url)))
+    out.extend(answers_link(root, doc))
     return "\n".join(out)
 
 

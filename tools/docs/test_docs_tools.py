@@ -626,6 +626,31 @@ class Filter(unittest.TestCase):
             self.assertIn("![Stride 2](lessons/01_demo/images/stride_2.svg)", out)
             self.assertIn("![in code](images/nothing.svg)\n## Not a heading", out)
 
+    def test_the_answers_are_a_page_of_their_own_linked_at_the_end(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Repo(tmp)
+            page = doxygen_filter.filter_markdown(tmp, "lessons/01_demo/README.md",
+                                                  repo.read("lessons/01_demo/README.md"))
+            self.assertNotIn("answers", page)  # no answers yet: no link
+            repo.write("solutions/01_demo/answers.md", "# Lesson 01: answers\n\n## Predictions\n"
+                                                       "Four. Back to [the lesson](../../lessons/"
+                                                       "01_demo/README.md).\n")
+            page = doxygen_filter.filter_markdown(tmp, "lessons/01_demo/README.md",
+                                                  repo.read("lessons/01_demo/README.md"))
+            tail = page.rstrip().split("\n")
+            self.assertEqual(tail[-1], '\\subpage lesson01_answers "Lesson 01: A demo: the answers"')
+            self.assertIn("**The answers.**", "\n".join(tail[-4:]))
+            answers = doxygen_filter.filter_markdown(tmp, "solutions/01_demo/answers.md",
+                                                     repo.read("solutions/01_demo/answers.md"))
+            lines = answers.split("\n")
+            self.assertEqual(lines[0], "# Lesson 01: answers {#lesson01_answers}")
+            self.assertTrue(lines[2].startswith("**These are the answers** of [Lesson 01: A demo]"
+                                                "(@ref lesson01)"), lines[2])
+            self.assertIn("## Predictions {#lesson01_answers_predictions}", lines)
+            self.assertIn("[the lesson](@ref lesson01)", answers)
+            # A file that is no lesson's answers is no page.
+            self.assertIsNone(doxygen_filter.page_of(tmp, "solutions/09_none/answers.md"))
+
     def test_source_url_links_files(self):
         with tempfile.TemporaryDirectory() as tmp:
             repo = Repo(tmp)
