@@ -3,6 +3,9 @@
 
   ./course-admin grade-class --roster roster.csv --course COURSE --out CLASS \
       [--lessons 01,03] [--pass-mark P] [--require-complete] [--again] [--jobs N]
+  ./course-admin grade-class --roster roster.csv --matrix
+  ./course-admin grade-class --roster roster.csv --course COURSE --out CLASS --only ada[,bob]
+  ./course-admin grade-class --roster roster.csv --course COURSE --out CLASS --merge
 
 roster.csv has a header line, then one student a line:
 
@@ -27,8 +30,18 @@ again (--again grades everyone). Then, from every student's score.json:
   CLASS/summary.md      who could not be fetched or graded, whose lessons did not build, whose
                         files the policy refused and why, whose grade is incomplete here
 
+Across machines (an Actions matrix, a Slurm job array: docs/instructors.md), each job grades
+its share of the roster into a class folder of its own and the folders are merged:
+  --matrix   prints the roster as JSON, [{"student", "repository", "ref"}, ...], for a matrix
+  --only     grades only these students of the roster and writes only their folders (no
+             gradebook: a job that sees part of the class cannot write the class's); a student
+             who could not be fetched or graded gets error.txt, saying why
+  --merge    grades nobody: the gradebook, feedback and summary from the students' folders
+             under CLASS/students/ (a student of the roster without one is "not graded")
+
 Exit status: 0 every student graded; 1 some could not be fetched or graded (the summary says
-who, and the others are in the gradebook); 2 bad usage or a roster it cannot read.
+who, and the others are in the gradebook); 2 bad usage or a roster it cannot read; 3 with
+--require-complete, some grade incomplete on this machine.
 """
 
 from __future__ import annotations
@@ -52,6 +65,8 @@ PROG = "grade_class"
 STUDENT_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$")
 #: The students' folders, under the class folder (apart from its gradebook, feedback, summary).
 STUDENTS = "students"
+#: Why a student could not be fetched or graded, in the student's folder (read by --merge).
+ERROR_FILE = "error.txt"
 #: The grader's records copied into a student's folder (from COURSE/build/grade/course/).
 RECORDS = ("overlay.json", "points.json", "machine.json", "evidence.json", "build-status.json",
            "programs.json")
@@ -71,6 +86,7 @@ class Outcome:
     score: Optional[dict] = None  # the grading run's score.json
     error: str = ""               # why it could not be fetched or graded
     skipped: bool = False         # graded before at the same commit, pin and machine
+    key: Optional[dict] = None    # what it was graded at (--merge: the commit, pin, machine)
 
 
 def read_roster(path: Path) -> List[Student]:
@@ -145,8 +161,19 @@ def machine_of() -> str:
 
 def grade_one(student: Student, course: Path, out: Path, args, pin: str,
               where: str) -> Outcome:
+    """Fetches and grades one student into CLASS/students/<student>/; why it could not, in
+    error.txt there too."""
     folder = out / STUDENTS / student.name
     folder.mkdir(parents=True, exist_ok=True)
+    (folder / ERROR_FILE).unlink(missing_ok=True)
+    outcome = _grade_one(student, course, folder, out, args, pin, where)
+    if outcome.error:
+        write_text_atomic(folder / ERROR_FILE, outcome.error + "\n")
+    return outcome
+
+
+def _grade_one(student: Student, course: Path, folder: Path, out: Path, args, pin: str,
+               where: str) -> Outcome:
     outcome = Outcome(student)
     try:
         outcome.commit = fetch(student, folder / "checkout")
@@ -253,15 +280,79 @@ def summary(outcomes: List[Outcome], pin: str, where: str) -> str:
     return "\n".join(out)
 
 
+def merged(student: Student, out: Path) -> Outcome:
+    """A student's outcome as its folder holds it (--merge)."""
+    folder = out / STUDENTS / student.name
+    outcome = Outcome(student)
+    error = folder / ERROR_FILE
+    if error.is_file():  # its last grading failed, whatever an earlier one left
+        outcome.error = error.read_text().strip()
+        return outcome
+    try:
+        record = json.loads((folder / "graded.json").read_text())
+        outcome.commit = record["key"]["commit"]
+        outcome.score = json.loads((folder / "score.json").read_text())
+        outcome.key = record["key"]
+    except FileNotFoundError:
+        outcome.error = (f"no results in {folder.relative_to(out)} (its grading job did not "
+                         f"finish, or its folder was not brought here)")
+    except (ValueError, KeyError, OSError) as e:
+        outcome.error = f"unreadable results in {folder.relative_to(out)}: {e}"
+    return outcome
+
+
+def write_class(outcomes: List[Outcome], labels: List[str], out: Path, pin: str,
+                where: str) -> None:
+    """gradebook.csv, feedback/ and summary.md of the class folder."""
+    write_text_atomic(out / "gradebook.csv", gradebook(outcomes, labels))
+    feedback = out / "feedback"
+    feedback.mkdir(exist_ok=True)
+    for o in outcomes:
+        report = out / STUDENTS / o.student.name / "grade.md"
+        if o.score is not None and report.is_file():
+            shutil.copy2(str(report), str(feedback / f"{o.student.name}.md"))
+    write_text_atomic(out / "summary.md", summary(outcomes, pin, where))
+    print(f"gradebook: {out / 'gradebook.csv'}; summary: {out / 'summary.md'}")
+
+
+def exit_status(outcomes: List[Outcome], require_complete: bool) -> int:
+    if require_complete and any(o.score and not o.score.get("complete", True) for o in outcomes):
+        print("grade-class: some grades are incomplete on this machine (summary.md)",
+              file=sys.stderr)
+        return 3
+    return 1 if any(o.error for o in outcomes) else 0
+
+
 def grade_class(args) -> int:
     students = read_roster(args.roster)
+    if args.matrix:
+        print(json.dumps([{"student": s.name, "repository": s.repository, "ref": s.ref}
+                          for s in students]))
+        return 0
+    if args.course is None or args.out is None:
+        raise CourseError("--course and --out are needed to grade or merge (only --matrix "
+                          "works without them)")
+    if args.only:
+        names = [n.strip() for n in args.only.split(",") if n.strip()]
+        unknown = [n for n in names if n not in {s.name for s in students}]
+        if unknown or not names:
+            raise CourseError(f"--only: {', '.join(unknown) or 'no name'} not on the roster "
+                              f"{args.roster}")
+        students = [s for s in students if s.name in names]
     course = args.course.resolve()
     if not (course / "tools" / "course" / "grade_run.sh").is_file():
         raise CourseError(f"{course} is not the course (no tools/course/grade_run.sh)")
     labels = [lesson.label for lesson in find_lessons(course)]
-    pin, where = pin_of(course), machine_of()
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
+    if args.merge:
+        outcomes = [merged(s, out) for s in students]
+        keys = [o.key for o in outcomes if o.key]
+        pins = sorted({k.get("pin", "?") for k in keys}) or ["(none graded)"]
+        machines = sorted({k.get("machine", "?") for k in keys}) or ["(none graded)"]
+        write_class(outcomes, labels, out, ", ".join(pins), "; ".join(machines))
+        return exit_status(outcomes, args.require_complete)
+    pin, where = pin_of(course), machine_of()
     outcomes = []
     for i, student in enumerate(students, 1):
         print(f"== {i}/{len(students)} {student.name}", flush=True)
@@ -274,29 +365,17 @@ def grade_class(args) -> int:
             total = o.score["total"]
             print(f"   {total['score']:g} / {total['max']:g} at {o.commit[:10]}", flush=True)
         outcomes.append(o)
-    write_text_atomic(out / "gradebook.csv", gradebook(outcomes, labels))
-    feedback = out / "feedback"
-    feedback.mkdir(exist_ok=True)
-    for o in outcomes:
-        report = out / STUDENTS / o.student.name / "grade.md"
-        if o.score is not None and report.is_file():
-            shutil.copy2(str(report), str(feedback / f"{o.student.name}.md"))
-    write_text_atomic(out / "summary.md", summary(outcomes, pin, where))
-    print(f"gradebook: {out / 'gradebook.csv'}; summary: {out / 'summary.md'}")
-    if args.require_complete and any(o.score and not o.score.get("complete", True)
-                                     for o in outcomes):
-        print("grade-class: some grades are incomplete on this machine (summary.md)",
-              file=sys.stderr)
-        return 3
-    return 1 if any(o.error for o in outcomes) else 0
+    if not args.only:
+        write_class(outcomes, labels, out, pin, where)
+    return exit_status(outcomes, args.require_complete)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     ap = Parser(prog="grade-class", description=__doc__.split("\n\n")[0])
     ap.add_argument("--roster", type=Path, required=True,
                     help="CSV: student,repository,ref (header line first)")
-    ap.add_argument("--course", type=Path, required=True, help="the course at the pinned commit")
-    ap.add_argument("--out", type=Path, required=True, help="the class folder to write")
+    ap.add_argument("--course", type=Path, help="the course at the pinned commit")
+    ap.add_argument("--out", type=Path, help="the class folder to write")
     ap.add_argument("--lessons", help="grade only these lessons, e.g. 01,03 (default: all)")
     ap.add_argument("--pass-mark", type=percentage, help="each report's pass mark, in percent")
     ap.add_argument("--require-complete", action="store_true",
@@ -305,6 +384,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="grade every student, even one graded before at the same commit")
     ap.add_argument("--jobs", "-j", type=int, default=default_jobs(),
                     help="compilations and CPU tests at once (default: the number of CPUs)")
+    how = ap.add_mutually_exclusive_group()
+    how.add_argument("--matrix", action="store_true",
+                     help="print the roster as JSON (an Actions matrix) and grade nobody")
+    how.add_argument("--only", metavar="NAMES",
+                     help="grade only these students (comma-separated), writing only their folders")
+    how.add_argument("--merge", action="store_true",
+                     help="grade nobody: the gradebook, feedback and summary from CLASS/students/")
     return run_main(PROG, lambda: grade_class(ap.parse_args(argv)))
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 
-#: Left out: the solutions, the course's own CI, the maintainers' command and its rooms (ci/: the
-#: student repository is made there; authoring/ and the lesson template), and the tools' tests
-#: that need what is left out.
-LEFT_OUT = ("solutions", ".ci", ".github/workflows/ci.yml", "course-admin", "tools/course/ci",
+#: Left out: the solutions, the course's own CI, the instructor's class grading workflow (it runs
+#: from the instructor's repository, never from one a student can edit), the maintainers' command
+#: and its rooms (ci/: the student repository is made there; authoring/ and the lesson template),
+#: and the tools' tests that need what is left out.
+LEFT_OUT = ("solutions", ".ci", ".github/workflows/ci.yml", ".github/workflows/grade-class.yml",
+            "course-admin", "tools/course/ci",
             "tools/course/authoring", "tools/course/templates/lesson",
             "tools/course/tests/test_new_lesson.py",
             "tools/course/tests/test_check_answers.py",

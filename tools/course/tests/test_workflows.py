@@ -53,8 +53,8 @@ class Workflows(unittest.TestCase):
             self.workflows[path.name] = yaml.safe_load(path.read_text())
         self.presets = presets()
 
-    def test_the_three_workflows_parse(self):
-        for name in ("ci.yml", "grade.yml", "classroom.yml"):
+    def test_the_workflows_parse(self):
+        for name in ("ci.yml", "grade.yml", "classroom.yml", "grade-class.yml"):
             with self.subTest(workflow=name):
                 wf = self.workflows.get(name)
                 self.assertIsInstance(wf, dict, f"{name} is missing or not a mapping")
@@ -103,6 +103,53 @@ class Workflows(unittest.TestCase):
                 with self.subTest(workflow=name):
                     self.assertEqual(job["runs-on"], ["self-hosted", "gpu"])
                     self.assertIn("COURSE_GRADER", job["if"])
+
+    def test_a_students_workflows_see_no_hidden_test_and_no_secret(self):
+        # The workflows a student repository gets run files the student can edit: no hidden
+        # tests, no secret, not on every push (Classroom's excepted: it grades pushes), and a
+        # new run replaces the student's queued one.
+        from course.model.student_repo import left_out
+        shipped = [name for name in self.workflows
+                   if not left_out(f".github/workflows/{name}") and name != "pages.yml"]
+        self.assertEqual(sorted(shipped), ["classroom.yml", "grade.yml"])
+        for name in shipped:
+            with self.subTest(workflow=name):
+                text = (WORKFLOWS / name).read_text()
+                self.assertNotIn("secrets.", text)
+                self.assertNotIn("COURSE_HIDDEN_TESTS", text)
+                wf = self.workflows[name]
+                self.assertEqual(wf["concurrency"]["cancel-in-progress"], True)
+                self.assertIn("github.repository", wf["concurrency"]["group"])
+                on = wf.get("on") or wf.get(True)
+                if name != "classroom.yml":
+                    self.assertNotIn("push", on)
+                    self.assertEqual(sorted(on), ["pull_request", "workflow_dispatch"])
+
+    def test_the_class_is_graded_from_the_instructors_repository(self):
+        from course.model.student_repo import left_out
+        self.assertTrue(left_out(".github/workflows/grade-class.yml"))
+        wf = self.workflows["grade-class.yml"]
+        self.assertEqual(list(wf.get("on") or wf.get(True)), ["workflow_dispatch"])
+        jobs = wf["jobs"]
+        self.assertEqual(jobs["grade"]["runs-on"], ["self-hosted", "gpu", "course-grader"])
+        self.assertEqual(jobs["grade"]["strategy"]["matrix"]["include"],
+                         "${{ fromJSON(needs.roster.outputs.students) }}")
+        self.assertFalse(jobs["grade"]["strategy"]["fail-fast"])
+        runs = "\n".join(text for _, _, text in commands(wf))
+        self.assertIn("--matrix", runs)
+        self.assertIn('--only "$STUDENT"', runs)
+        self.assertIn("--merge", runs)
+        self.assertEqual(jobs["gradebook"]["needs"], ["roster", "grade"])
+        self.assertTrue(jobs["gradebook"]["if"].startswith("always()"))
+        # The students' token reaches the step that fetches, never the one that compiles their
+        # code and runs their tests.
+        for step in jobs["grade"]["steps"]:
+            env = " ".join(str(v) for v in (step.get("env") or {}).values())
+            if "grade_class" in step.get("run", "") and "--only" in step.get("run", ""):
+                self.assertNotIn("secrets.", env)
+                self.assertIn("COURSE_HIDDEN_TESTS", step["env"])
+            elif "secrets.COURSE_STUDENTS_TOKEN" in env:
+                self.assertIn("clone", step["run"])
 
     def test_grade_takes_the_course_from_the_pinned_commit(self):
         steps = self.workflows["grade.yml"]["jobs"]["grade"]["steps"]
