@@ -69,6 +69,19 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
     return p.counted and not p.failing and not refused
 
 
+def as_shipped(build: Build, lesson: Lesson) -> List[Path]:
+    """The lesson's exercise files that are still its starters (where the starters are known:
+    a repository with its history). A lesson whose CPU tests pass with a file as shipped (lesson
+    10's harness is judged on a GPU alone) keeps its answers closed until that file is the
+    student's too."""
+    try:
+        starters = Starters(build.source_dir, lesson, None)
+    except CourseError:
+        return []
+    changed = set(starters.changed())
+    return [path for path in sorted(starters.files) if path not in changed]
+
+
 def policy_findings(build: Build, lesson: Lesson) -> List[str]:
     """The exercise-file policy's findings on the lesson's files, as the grader will hold them
     to it (print_refusals shows them, so that a student learns of them now, not at grading)."""
@@ -107,16 +120,24 @@ def shown_path(path: Path, source_dir: Path) -> str:
 
 
 def open_answers(build: Build, done: List[report.LessonProgress], one_lesson: bool = False) -> str:
-    """Shows the answers of lessons whose CPU part passes (answers.reveal); the line that says
-    where they are (one_lesson: as a lesson's verdict says it), or '' when the course has none
-    for them."""
-    opened = []
+    """Shows the answers of lessons whose CPU part passes (answers.reveal) and whose exercise
+    files are all the student's (as_shipped); the line that says where they are (one_lesson: as
+    a lesson's verdict says it) and which wait, or '' when the course has none for them."""
+    opened, waiting = [], []
     for p in done:
+        untouched = as_shipped(build, p.lesson)
+        if untouched:
+            names = " and ".join(path.name for path in untouched)
+            verb = "is" if len(untouched) == 1 else "are"
+            waiting.append(f"lesson {p.lesson.number}'s wait until {names} {verb} yours: the CPU "
+                           f"tests do not judge all of it, and it {verb} still as shipped")
+            continue
         path = answers.reveal(build.source_dir, p.lesson)
         if path is not None:
             opened.append((p.lesson.number, shown_path(path, build.source_dir)))
+    wait = ("The answers of " + "; ".join(waiting) + ".") if waiting else ""
     if not opened:
-        return ""
+        return wait
     if one_lesson and len(opened) == 1:
         number, path = opened[0]
         return f"The reasoning behind lesson {number}'s answers: {path}"
@@ -124,7 +145,8 @@ def open_answers(build: Build, done: List[report.LessonProgress], one_lesson: bo
     unpacked = str(answers.UNPACKED)
     where = (unpacked + "/" if all(path.startswith(unpacked) for _, path in opened)
              else ", ".join(path for _, path in opened))
-    return f"Answers of the lessons whose CPU part passes ({numbers}): {where}"
+    return f"Answers of the lessons whose CPU part passes ({numbers}): {where}" + \
+        (f"\n{wait}" if wait else "")
 
 
 def print_gpu_judges(p: report.LessonProgress) -> None:

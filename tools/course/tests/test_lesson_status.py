@@ -13,6 +13,7 @@ ctest is a stand-in that answers from recorded or made-up reports."""
 from __future__ import annotations
 
 import json
+import subprocess
 import unittest
 from pathlib import Path
 
@@ -197,6 +198,26 @@ class Answers(LessonFixture):
                       "answers.md", proc.stdout)
         self.assertTrue(own.is_file())
         self.assertFalse(self.unpacked().exists())
+
+    def test_not_while_an_exercise_file_is_as_shipped(self):
+        # Lesson 10's CPU tests pass with its harness (exercise.cu) still the starter: the
+        # answers, which hold the harness, wait until every exercise file is the student's.
+        self.with_pack()
+        ident = ["-c", "user.name=S", "-c", "user.email=s@s"]
+        for argv in (["init", "-q"], ["add", "-A"], [*ident, "commit", "-q", "-m", "starters"]):
+            subprocess.run(["git", *argv], cwd=str(self.source), check=True, capture_output=True)
+        lesson = self.source / "lessons" / "01_no_conflict"
+        (lesson / "exercise.hpp").write_text("// mine\n")
+        self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
+        proc = self.course_test("--cpu")
+        self.assertIn("The answers of lesson 01's wait until exercise.cu is yours: the CPU tests "
+                      "do not judge all of it, and it is still as shipped.", proc.stdout)
+        self.assertNotIn("The reasoning behind", proc.stdout)
+        self.assertFalse(self.unpacked().exists())
+        self.assertNotIn("Answers of the lessons", self.progress())
+        (lesson / "exercise.cu").write_text((lesson / "exercise.cu").read_text() + "// mine\n")
+        proc = self.course_test("--cpu")
+        self.assertIn("The reasoning behind lesson 01's answers: .course/answers/", proc.stdout)
 
     def test_progress_names_the_lessons_whose_answers_are_open(self):
         self.with_pack()
