@@ -2,7 +2,8 @@
 """A class graded in one run: a roster in, a gradebook out.
 
   ./course-admin grade-class --roster roster.csv --course COURSE --out CLASS \
-      [--lessons 01,03] [--pass-mark P] [--require-complete] [--again] [--jobs N]
+      [--lessons 01,03] [--pass-mark P] [--require-complete] [--again] [--jobs N] \
+      [--reference YOUR-COURSE]
   ./course-admin grade-class --roster roster.csv --matrix
   ./course-admin grade-class --roster roster.csv --course COURSE --out CLASS --only ada[,bob]
   ./course-admin grade-class --roster roster.csv --course COURSE --out CLASS --merge
@@ -19,7 +20,8 @@ runs - never a commit chosen by its date, which the student sets. COURSE is the 
 pinned commit, as grade_run.sh takes it; every student is graded there, one after another
 (grade_run.sh removes what one student's build made before the next builds).
 
-Each student gets CLASS/students/<student>/: checkout/ (the repository at the ref), grade.log
+Each student gets CLASS/students/<student>/: checkout/ (the repository at the ref), exercise/
+(the exercise files graded, NN_topic/exercise.*), grade.log
 (the grading run's output), grade.md, score.json, junit.xml, records/ (the grader's records:
 overlay, points, machine, evidence, build status) and graded.json (the commit graded, the pin,
 the machine). A student whose graded.json names the same commit, pin and machine is not graded
@@ -28,7 +30,11 @@ again (--again grades everyone). Then, from every student's score.json:
                         percent, trusted (yes/no), complete (yes/no: every point gradable here)
   CLASS/feedback/<student>.md   the report the student reads (hidden tests by count only)
   CLASS/summary.md      who could not be fetched or graded, whose lessons did not build, whose
-                        files the policy refused and why, whose grade is incomplete here
+                        files the policy refused and why, whose grade is incomplete here; with
+                        --reference (your course, with solutions/), how much of each student's
+                        own work is the reference solution's or another student's
+                        (similarity.py: information, never a grade), each comparison in
+                        CLASS/similarity.csv
 
 Across machines (an Actions matrix, a Slurm job array: docs/instructors.md), each job grades
 its share of the roster into a class folder of its own and the folders are merged:
@@ -56,6 +62,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional
 
+from course.grading import similarity
+from course.grading.grade_tree import course_starters
 from course.model import machine
 from course.model.cli import Parser, default_jobs, percentage, run_main, write_text_atomic
 from course.model.course_model import CourseError, find_lessons
@@ -67,6 +75,10 @@ STUDENT_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$")
 STUDENTS = "students"
 #: Why a student could not be fetched or graded, in the student's folder (read by --merge).
 ERROR_FILE = "error.txt"
+#: The exercise files graded, kept in the student's folder (NN_topic/exercise.*).
+EXERCISES = "exercise"
+#: A kept exercise file is at most this long (a longer one is not kept).
+MAX_EXERCISE_BYTES = 1 << 20
 #: The grader's records copied into a student's folder (from COURSE/build/grade/course/).
 RECORDS = ("overlay.json", "points.json", "machine.json", "evidence.json", "build-status.json",
            "programs.json")
@@ -180,6 +192,7 @@ def _grade_one(student: Student, course: Path, folder: Path, out: Path, args, pi
     except CourseError as e:
         outcome.error = str(e)
         return outcome
+    keep_exercises(course, folder / "checkout", folder / EXERCISES)
     key = {"commit": outcome.commit, "pin": pin, "machine": where,
            "lessons": args.lessons or "all"}
     record = folder / "graded.json"
@@ -222,6 +235,62 @@ def _grade_one(student: Student, course: Path, folder: Path, out: Path, args, pi
     return outcome
 
 
+def keep_exercises(course: Path, checkout: Path, into: Path) -> None:
+    """The student's exercise files as graded (those the starters have, regular files only) in
+    `into`/NN_topic/: what the similarity check reads, in a folder small enough to bring back
+    from every grading job."""
+    if into.exists():
+        shutil.rmtree(into)
+    for lesson in find_lessons(course):
+        for name in course_starters(course, lesson):
+            mine = checkout / lesson.rel_dir / name
+            if mine.is_file() and not mine.is_symlink() and \
+                    mine.stat().st_size <= MAX_EXERCISE_BYTES:
+                (into / lesson.folder).mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(str(mine), str(into / lesson.folder / name))
+
+
+def similarity_section(outcomes: List[Outcome], course: Path, reference: Path,
+                       out: Path) -> List[str]:
+    """similarity.csv, and the summary's section: each student's own work against the reference
+    solutions (`reference`/solutions/NN_topic/) and every other student's."""
+    why_not = similarity.available()
+    if why_not:
+        return similarity.report([], why_not)
+    starters, ref, students = {}, {}, {}
+    for lesson in find_lessons(course):
+        for file, data in course_starters(course, lesson).items():
+            name = f"{lesson.folder}/{file}"
+            starters[name] = data.decode("utf-8", errors="replace")
+            solution = reference / "solutions" / lesson.folder / file
+            if solution.is_file():
+                ref[name] = solution.read_text(encoding="utf-8", errors="replace")
+    for o in outcomes:
+        kept = out / STUDENTS / o.student.name / EXERCISES
+        if o.score is None or not kept.is_dir():
+            continue
+        students[o.student.name] = {
+            f"{p.parent.name}/{p.name}": p.read_text(encoding="utf-8", errors="replace")
+            for p in sorted(kept.glob("*/*")) if p.is_file()}
+    try:
+        matches = similarity.compare(students, starters, ref)
+    except (RuntimeError, OSError, subprocess.SubprocessError) as e:
+        return similarity.report([], str(e))
+    write_text_atomic(out / "similarity.csv", csv_text(similarity.csv_rows(matches)))
+    return similarity.report(matches, None)
+
+
+def csv_text(rows: List[List[str]]) -> str:
+    lines = []
+    for row in rows:
+        out = []
+        for cell in row:
+            cell = str(cell)
+            out.append(f'"{cell}"' if any(c in cell for c in ',"\n') else cell)
+        lines.append(",".join(out))
+    return "\n".join(lines) + "\n"
+
+
 def gradebook(outcomes: List[Outcome], labels: List[str]) -> str:
     """gradebook.csv: one row a student, columns an LMS imports."""
     rows = [["student", "commit", *labels, "total", "max", "percent", "trusted", "complete"]]
@@ -239,14 +308,7 @@ def gradebook(outcomes: List[Outcome], labels: List[str]) -> str:
         rows.append([o.student.name, o.commit, *cells, f"{total['score']:g}", f"{total['max']:g}",
                      f"{total['percent']:g}", "yes" if trust.get("trusted") else "no",
                      "yes" if o.score.get("complete", True) else "no"])
-    lines = []
-    for row in rows:
-        out = []
-        for cell in row:
-            cell = str(cell)
-            out.append(f'"{cell}"' if any(c in cell for c in ',"\n') else cell)
-        lines.append(",".join(out))
-    return "\n".join(lines) + "\n"
+    return csv_text(rows)
 
 
 def summary(outcomes: List[Outcome], pin: str, where: str) -> str:
@@ -302,8 +364,9 @@ def merged(student: Student, out: Path) -> Outcome:
 
 
 def write_class(outcomes: List[Outcome], labels: List[str], out: Path, pin: str,
-                where: str) -> None:
-    """gradebook.csv, feedback/ and summary.md of the class folder."""
+                where: str, course: Path, reference: Optional[Path]) -> None:
+    """gradebook.csv, feedback/ and summary.md of the class folder (with `reference`, the
+    similarity section and similarity.csv)."""
     write_text_atomic(out / "gradebook.csv", gradebook(outcomes, labels))
     feedback = out / "feedback"
     feedback.mkdir(exist_ok=True)
@@ -311,7 +374,10 @@ def write_class(outcomes: List[Outcome], labels: List[str], out: Path, pin: str,
         report = out / STUDENTS / o.student.name / "grade.md"
         if o.score is not None and report.is_file():
             shutil.copy2(str(report), str(feedback / f"{o.student.name}.md"))
-    write_text_atomic(out / "summary.md", summary(outcomes, pin, where))
+    text = summary(outcomes, pin, where)
+    if reference is not None:
+        text += "\n".join(similarity_section(outcomes, course, reference, out))
+    write_text_atomic(out / "summary.md", text)
     print(f"gradebook: {out / 'gradebook.csv'}; summary: {out / 'summary.md'}")
 
 
@@ -343,6 +409,10 @@ def grade_class(args) -> int:
     if not (course / "tools" / "course" / "grade_run.sh").is_file():
         raise CourseError(f"{course} is not the course (no tools/course/grade_run.sh)")
     labels = [lesson.label for lesson in find_lessons(course)]
+    reference = args.reference.resolve() if args.reference else None
+    if reference is not None and not (reference / "solutions").is_dir():
+        raise CourseError(f"--reference {args.reference}: no solutions/ folder there (it is your "
+                          f"course, with its reference solutions)")
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     if args.merge:
@@ -350,7 +420,8 @@ def grade_class(args) -> int:
         keys = [o.key for o in outcomes if o.key]
         pins = sorted({k.get("pin", "?") for k in keys}) or ["(none graded)"]
         machines = sorted({k.get("machine", "?") for k in keys}) or ["(none graded)"]
-        write_class(outcomes, labels, out, ", ".join(pins), "; ".join(machines))
+        write_class(outcomes, labels, out, ", ".join(pins), "; ".join(machines), course,
+                    reference)
         return exit_status(outcomes, args.require_complete)
     pin, where = pin_of(course), machine_of()
     outcomes = []
@@ -366,7 +437,7 @@ def grade_class(args) -> int:
             print(f"   {total['score']:g} / {total['max']:g} at {o.commit[:10]}", flush=True)
         outcomes.append(o)
     if not args.only:
-        write_class(outcomes, labels, out, pin, where)
+        write_class(outcomes, labels, out, pin, where, course, reference)
     return exit_status(outcomes, args.require_complete)
 
 
@@ -384,6 +455,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="grade every student, even one graded before at the same commit")
     ap.add_argument("--jobs", "-j", type=int, default=default_jobs(),
                     help="compilations and CPU tests at once (default: the number of CPUs)")
+    ap.add_argument("--reference", type=Path, metavar="YOUR-COURSE",
+                    help="your course with its solutions/: the summary says how much of each "
+                         "student's own work is the reference solution's or another student's")
     how = ap.add_mutually_exclusive_group()
     how.add_argument("--matrix", action="store_true",
                      help="print the roster as JSON (an Actions matrix) and grade nobody")
