@@ -268,6 +268,11 @@ function(course_add_test_folder lesson tree folder)
     if(kind STREQUAL "cpu")
       set(exe "${base}_cpu")
       list(APPEND labels cpu)
+      # cpu_*_predictions_test.cpp: the lesson's predictions (a part of its points of their own:
+      # tools/course/grading/points_table.py).
+      if(stem MATCHES "_predictions_test$")
+        list(APPEND labels predictions)
+      endif()
       # cpu_*_kernel_test.cpp: the lesson's kernels run on the CPU (kit/cpu_runtime.hpp).
       if(stem MATCHES "_kernel_test$")
         set(exe "${base}_cpu_kernel")

@@ -76,6 +76,10 @@ def hidden_row(tests: List[TestScore]) -> str:
             f"passed |")
 
 
+#: The parts of a lesson, as the report names them.
+PART_NAMES = {"predictions": "predictions", "cpu": "CPU tests", "gpu": "GPU tests"}
+
+
 def to_markdown(grade: Grade, heading: str) -> str:
     out = [f"## {heading}: {fmt(grade.score)} / {fmt(grade.max)} points ({grade.percent:.1f}%)", ""]
     if grade.trust is not None:
@@ -102,7 +106,10 @@ def to_markdown(grade: Grade, heading: str) -> str:
                 "is *not run*, and one this machine cannot run (no GPU, counters refused, by the "
                 "grader's own check) is *not gradable here*: both score zero and stay in the "
                 "total. Guard tests (they pass on the starter) are listed; they carry no points "
-                "unless the points table says so.",
+                "unless the points table says so. A lesson's points go to its parts in whole "
+                "points (its predictions, its CPU exercise tests, its GPU exercise tests), and each "
+                "part scores its passed tests' share, rounded to a whole point; a failed sanitizer "
+                "run of the kernel costs a share of the lesson.",
             ""]
     for warning in grade.warnings:
         out += [f"> Warning: {_md(warning)}", ""]
@@ -114,6 +121,10 @@ def to_markdown(grade: Grade, heading: str) -> str:
         out.append("")
         if lesson.note:
             out += [_theirs(lesson.note.strip()), ""]
+        if lesson.parts:
+            out += ["Parts: " + ", ".join(f"{PART_NAMES[p]} {fmt(lesson.part_score(p))} / "
+                                          f"{fmt(points)}" for p, points in lesson.parts.items())
+                    + (f"; sanitizer -{fmt(lesson.penalty)}" if lesson.penalty else "") + ".", ""]
         if lesson.tests:
             out += ["| Test | Points | Result |", "|---|---:|---|"]
             for t in lesson.tests:
@@ -160,6 +171,9 @@ def to_json(grade: Grade, sources: List[str]) -> dict:
                 "in_points_table": lesson.in_table,
                 "graded": lesson.graded,
                 "note": lesson.note.strip(),
+                "parts": {part: {"score": num(lesson.part_score(part)), "max": num(points)}
+                          for part, points in lesson.parts.items()},
+                "penalty": num(lesson.penalty),
             } for lesson in grade.lessons
         },
         "tests": {

@@ -3,14 +3,23 @@ an instructor's points table may say otherwise, in the same JSON as the grader's
 
   {"default_lesson_points": 10,
    "role_weights": {"exercise": 1, "guard": 0},
+   "part_weights": {"predictions": 1, "cpu": 2, "gpu": 2},
+   "sanitizer_penalty": 0.2,
    "lessons": {"lesson02": 20,
                "lesson03": {"points": 15, "tests": {"Banks.BankOfMatchesTheModel": 2,
                                                     "hidden/Extra.Case": 1}}}}
 
-A lesson is worth the table's entry, else the table's default, else its manifest's points. Its
-points are shared by its tests in proportion to their weights: by role unless "tests" says
-otherwise (guards weigh 0 by default: they pass on the starter as shipped). With "tests", that
-list is the lesson's whole list. The instructor's table of a course is tests/points.json, where
+A lesson is worth the table's entry, else the table's default, else its manifest's points. Unless
+"tests" lists them, its points go to its parts first, in whole points, by "part_weights": the
+predictions (its predictions test file), the CPU exercise tests (its code, judged on every
+grader: layouts, the kernel run on the CPU) and the GPU exercise tests (counters, timing, the
+kernel on the GPU); a part the lesson has no exercise test of takes nothing, and the others share
+its weight. Within a part, the tests share its points by their role's weight (guards weigh 0 by
+default: they pass on the starter as shipped), and a part's score is rounded to a whole point
+(halves up), so a lesson scores whole points. A failed sanitizer run (memcheck, racecheck) of
+the student's kernel costs "sanitizer_penalty" of the lesson's points (a share, rounded to a
+whole point), down to zero at most. With "tests", that list is the lesson's whole list, weighed
+as it says, with no parts and no penalty. The instructor's table of a course is tests/points.json, where
 there is one. The grader writes the table it grades with (every lesson's points, resolved) into
 its records before any student code runs, and scores from that record."""
 
@@ -25,6 +34,11 @@ from typing import Dict, Optional, Sequence
 from course.model.course_model import CourseError, Lesson, ROLES, parse_lesson_number
 
 DEFAULT_ROLE_WEIGHTS = {"exercise": Fraction(1), "guard": Fraction(0)}
+#: A lesson's parts, and what each weighs: little to predictions, most to the student's code.
+PARTS = ("predictions", "cpu", "gpu")
+DEFAULT_PART_WEIGHTS = {"predictions": Fraction(1), "cpu": Fraction(2), "gpu": Fraction(2)}
+#: The share of a lesson's points a failed sanitizer run of the student's kernel costs.
+DEFAULT_SANITIZER_PENALTY = Fraction(1, 5)
 
 
 @dataclass
@@ -39,6 +53,8 @@ class PointsTable:
     default: Optional[Fraction] = None
     path: str = ""
     role_weights: Dict[str, Fraction] = field(default_factory=lambda: dict(DEFAULT_ROLE_WEIGHTS))
+    part_weights: Dict[str, Fraction] = field(default_factory=lambda: dict(DEFAULT_PART_WEIGHTS))
+    sanitizer_penalty: Fraction = DEFAULT_SANITIZER_PENALTY
 
     def get(self, label: str) -> Optional[LessonPoints]:
         if label in self.lessons:
@@ -67,10 +83,12 @@ def _read_json(path: Path) -> dict:
         raise CourseError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(data, dict):
         raise CourseError(f"{path}: expected an object like {{\"lessons\": {{\"lesson01\": 10}}}}")
-    unknown = set(data) - {"lessons", "default_lesson_points", "role_weights"}
+    unknown = set(data) - {"lessons", "default_lesson_points", "role_weights", "part_weights",
+                           "sanitizer_penalty"}
     if unknown:
-        raise CourseError(f"{path}: unknown key {sorted(unknown)[0]!r} "
-                          f"(keys: default_lesson_points, role_weights, lessons)")
+        raise CourseError(f"{path}: unknown key {sorted(unknown)[0]!r} (keys: "
+                          f"default_lesson_points, role_weights, part_weights, "
+                          f"sanitizer_penalty, lessons)")
     return data
 
 
@@ -83,6 +101,29 @@ def _role_weights(data: dict, path: Path) -> Dict[str, Fraction]:
         for role, w in given.items():
             weights[role] = _number(w, f"{path}: role_weights.{role}")
     return weights
+
+
+def _part_weights(data: dict, path: Path) -> Dict[str, Fraction]:
+    weights = dict(DEFAULT_PART_WEIGHTS)
+    if "part_weights" in data:
+        given = data["part_weights"]
+        if not isinstance(given, dict) or set(given) - set(PARTS):
+            raise CourseError(f"{path}: part_weights: expected {{\"predictions\": 1, \"cpu\": 2, "
+                              f"\"gpu\": 2}}")
+        for part, w in given.items():
+            weights[part] = _number(w, f"{path}: part_weights.{part}")
+        if not any(weights.values()):
+            raise CourseError(f"{path}: part_weights: every part weighs 0")
+    return weights
+
+
+def _sanitizer_penalty(data: dict, path: Path) -> Fraction:
+    if "sanitizer_penalty" not in data:
+        return DEFAULT_SANITIZER_PENALTY
+    share = _number(data["sanitizer_penalty"], f"{path}: sanitizer_penalty")
+    if share > 1:
+        raise CourseError(f"{path}: sanitizer_penalty: a share of the lesson's points, 0 to 1")
+    return share
 
 
 def _lesson_points(label: str, spec, default: Optional[Fraction], where: str) -> LessonPoints:
@@ -133,6 +174,8 @@ def load_points(path: Optional[Path], lessons: Sequence[Lesson] = ()) -> PointsT
         return PointsTable(table, None, "the lessons' manifests")
     data = _read_json(path)
     role_weights = _role_weights(data, path)
+    part_weights = _part_weights(data, path)
+    penalty = _sanitizer_penalty(data, path)
     given = data.get("lessons", {})
     if not isinstance(given, dict):
         raise CourseError(f"{path}: \"lessons\" must be an object like {{\"lesson01\": 10}}")
@@ -144,7 +187,7 @@ def load_points(path: Optional[Path], lessons: Sequence[Lesson] = ()) -> PointsT
                   for label, spec in given.items()})
     if not table and default is None:
         raise CourseError(f"{path}: no lessons and no default_lesson_points: nothing to grade")
-    return PointsTable(table, default, str(path), role_weights)
+    return PointsTable(table, default, str(path), role_weights, part_weights, penalty)
 
 
 def course_points(course: Path, lessons: Sequence[Lesson]) -> PointsTable:
@@ -164,6 +207,8 @@ def table_json(table: PointsTable) -> str:
             entry["tests"] = {name: whole_or_float(w) for name, w in spec.tests.items()}
         lessons[label] = entry
     data = {"role_weights": {role: whole_or_float(w) for role, w in table.role_weights.items()},
+            "part_weights": {part: whole_or_float(w) for part, w in table.part_weights.items()},
+            "sanitizer_penalty": whole_or_float(table.sanitizer_penalty),
             "lessons": lessons}
     return json.dumps(data, indent=1) + "\n"
 

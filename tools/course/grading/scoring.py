@@ -1,6 +1,9 @@
 """Scoring a test report against the points table.
 
-A test scores its points only if it ran and passed. A GPU test that was skipped scores zero and
+A lesson's points go to its parts (predictions, CPU exercise tests, GPU exercise tests) in whole
+points, then to the tests of each part (points_table.py); a part scores its passed tests' points
+rounded to a whole point, and a failed sanitizer run of the student's kernel costs the lesson
+its penalty. A test scores its points only if it ran and passed. A GPU test that was skipped scores zero and
 is listed as "not run: <reason>". A test whose program is not built scores zero, "did not build"
 (with the compiler's first error where the lesson's build status has it). A test of the table
 or of the build's test list that is missing from the report scores zero, "not run". The score is
@@ -8,6 +11,7 @@ always taken against the whole table."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Dict, List, Optional
@@ -15,7 +19,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional
 from course.model.course_model import CourseError, Lesson, LessonBuild, role_of, split_test_name
 from course.model.ctest_results import (ASSERTION, NOT_BUILT as RESULT_NOT_BUILT, PASS, SKIP,
                                         TestInfo, TestResult, failure_location, measurements)
-from course.grading.points_table import LessonPoints, PointsTable
+from course.grading.points_table import PARTS, LessonPoints, PointsTable
 
 if TYPE_CHECKING:
     from course.model.trust import Trust
@@ -38,6 +42,7 @@ class TestScore:
     score: Fraction = Fraction(0)
     measured: List[str] = field(default_factory=list)
     role: str = ""  # exercise, guard, or "" when neither the report nor the build says
+    part: str = ""  # predictions, cpu, gpu, or sanitizer (a memcheck or racecheck run)
 
     @property
     def hidden(self) -> bool:
@@ -46,6 +51,26 @@ class TestScore:
     @property
     def result(self) -> str:
         return f"{self.status}: {self.detail}" if self.detail else self.status
+
+
+def round_half_up(x: Fraction) -> Fraction:
+    return Fraction(math.floor(x + Fraction(1, 2)))
+
+
+def whole_split(points: Fraction, weights: Dict[str, Fraction]) -> Dict[str, Fraction]:
+    """`points` shared in proportion to `weights`, in whole points where `points` is whole (the
+    largest remainders take the points rounding leaves over)."""
+    total = sum(weights.values(), Fraction(0))
+    if not total:
+        return {k: Fraction(0) for k in weights}
+    exact = {k: points * w / total for k, w in weights.items()}
+    if points.denominator != 1:
+        return exact
+    share = {k: Fraction(math.floor(v)) for k, v in exact.items()}
+    left = int(points - sum(share.values(), Fraction(0)))
+    for k in sorted(exact, key=lambda k: (-(exact[k] - share[k]), list(weights).index(k)))[:left]:
+        share[k] += 1
+    return share
 
 
 @dataclass
@@ -57,10 +82,19 @@ class LessonScore:
     note: str = ""
     in_table: bool = True
     graded: bool = True  # False: left out of this run (grade_run.sh --lessons)
+    parts: Dict[str, Fraction] = field(default_factory=dict)  # part -> its whole points
+    penalty: Fraction = Fraction(0)  # what a failed sanitizer run cost
+
+    def part_score(self, part: str) -> Fraction:
+        """A part's score: its passed tests' points, rounded to a whole point (halves up)."""
+        return round_half_up(sum((t.score for t in self.tests if t.part == part), Fraction(0)))
 
     @property
     def score(self) -> Fraction:
-        return sum((t.score for t in self.tests), Fraction(0))
+        if not self.parts:
+            return sum((t.score for t in self.tests), Fraction(0))
+        earned = sum((self.part_score(part) for part in self.parts), Fraction(0))
+        return max(Fraction(0), earned - self.penalty)
 
     def count(self, status: str) -> int:
         return sum(1 for t in self.tests if t.status == status)
@@ -117,6 +151,17 @@ class Grade:
         return self.not_gradable_points == 0
 
 
+def part_of(name: str, labels: List[str]) -> str:
+    """The part of a lesson a test belongs to: a sanitizer run, the predictions (the label the
+    build gives a predictions test file, or its suite's name where a report has no labels), a
+    GPU test, or a CPU test."""
+    if "sanitize" in labels or "memcheck" in labels or "racecheck" in labels:
+        return "sanitizer"
+    if "predictions" in labels or name.split("/")[-1].startswith("Predictions."):
+        return "predictions"
+    return "gpu" if "gpu" in labels else "cpu"
+
+
 class _Judge:
     """Turns one test of one lesson (its result, or none) into a TestScore."""
 
@@ -133,7 +178,9 @@ class _Judge:
             t = TestScore(name, *self._judge(res))
             t.measured = measurements(res.output)
         t.name = name
-        t.role = role_of((res.labels if res is not None else []) or (info.labels if info else []))
+        labels = (res.labels if res is not None else []) or (info.labels if info else [])
+        t.role = role_of(labels)
+        t.part = part_of(name, labels)
         return t
 
     def _missing(self, info: Optional[TestInfo]) -> TestScore:
@@ -232,6 +279,31 @@ def _share_points(lesson: LessonScore) -> None:
         t.score = t.points if t.status == PASSED else Fraction(0)
 
 
+def _share_by_parts(lesson: LessonScore, table: PointsTable) -> None:
+    """The lesson's points to its parts in whole points, each part's to its tests by weight;
+    the sanitizer's penalty where a run of the student's kernel failed."""
+    weighed = [t for t in lesson.tests if t.weight and t.part in PARTS]
+    present = {p: table.part_weights[p] for p in PARTS
+               if table.part_weights[p] and any(t.part == p for t in weighed)}
+    lesson.parts = whole_split(lesson.points, present)
+    for t in lesson.tests:
+        t.points = Fraction(0)
+    for part, points in lesson.parts.items():
+        tests = [t for t in weighed if t.part == part]
+        total = sum((t.weight for t in tests), Fraction(0))
+        for t in tests:
+            t.points = points * t.weight / total
+    for t in lesson.tests:
+        t.score = t.points if t.status == PASSED else Fraction(0)
+    failed = [t for t in lesson.tests if t.part == "sanitizer" and t.status == FAILED]
+    if failed and lesson.parts:
+        lesson.penalty = round_half_up(lesson.points * table.sanitizer_penalty)
+        if lesson.penalty:
+            lesson.add_note(f"A sanitizer run of the kernel failed ({failed[0].name}"
+                            f"{f' and {len(failed) - 1} more' if len(failed) > 1 else ''}): "
+                            f"-{lesson.penalty} points.")
+
+
 def _score_lesson(label: str, title: str, spec: Optional[LessonPoints], table: PointsTable,
                   results: Dict[str, Optional[TestResult]], judge: _Judge,
                   grade: Grade) -> LessonScore:
@@ -252,7 +324,10 @@ def _score_lesson(label: str, title: str, spec: Optional[LessonPoints], table: P
         grade.warnings.append(f"{label} has results but no points in {table.path}")
     elif lesson.tests and not any(t.weight for t in lesson.tests):
         lesson.add_note("None of its tests carries points (all are guards, or weigh 0).")
-    _share_points(lesson)
+    if spec is not None and spec.tests is None:
+        _share_by_parts(lesson, table)
+    else:
+        _share_points(lesson)
     return lesson
 
 

@@ -45,8 +45,15 @@ class GradeReport(ToolTest):
         lesson = data["lessons"]["lesson01"]
         self.assertEqual((lesson["passed"], lesson["tests"]), (1, 15))
         self.assertEqual(lesson["title"], "Banks, words and wavefronts")
+        # Parts of 10 points weighed 1:2:2: the predictions 2, the CPU tests 4, the GPU tests 4,
+        # the GPU part shared by its 2 exercise tests.
+        self.assertEqual(lesson["parts"], {"predictions": {"score": 0, "max": 2.0},
+                                           "cpu": {"score": 0, "max": 4.0},
+                                           "gpu": {"score": 0, "max": 4.0}})
         test = data["tests"]["lesson01/ReverseCounters.OneWavefrontPerRequest"]
-        self.assertEqual((test["score"], test["max"], test["role"]), (0, 1.0, "exercise"))
+        self.assertEqual((test["score"], test["max"], test["role"]), (0, 2.0, "exercise"))
+        prediction = data["tests"]["lesson01/Predictions.StrideOneWavefronts"]
+        self.assertEqual(prediction["max"], 0.5)  # 2 points, 4 predictions
         self.assertEqual(test["status"], "not run")
         self.assertTrue(test["detail"].startswith("no usable GPU: CUDA driver version is insufficient"))
         failed = data["tests"]["lesson01/Banks.BankOfMatchesTheModel"]
@@ -60,7 +67,8 @@ class GradeReport(ToolTest):
         md = self.md.read_text()
         self.assertIn("## Grade: 0 / 10 points (0.0%)", md)
         self.assertIn("| 01 Banks, words and wavefronts | 0 / 10 | 1 / 15 | 8 | 6 | 0 |", md)
-        self.assertIn("| ReverseCounters.OneWavefrontPerRequest | 0 / 1 | not run: `no usable GPU: "
+        self.assertIn("Parts: predictions 0 / 2, CPU tests 0 / 4, GPU tests 0 / 4.", md)
+        self.assertIn("| ReverseCounters.OneWavefrontPerRequest | 0 / 2 | not run: `no usable GPU: "
                       "CUDA driver version is insufficient", md)
         self.assertIn("| Layout.StageSlotIsAPermutationOfTheBlock (guard) | 0 / 0 | passed |", md)
         self.assertIn("Grade: 0 / 10 points", proc.stdout)
@@ -70,7 +78,11 @@ class GradeReport(ToolTest):
         proc = self.grade()
         self.assertEqual(proc.returncode, 0, proc.stderr)
         data = self.score()
-        self.assertEqual(data["total"], {"score": 0.6667, "max": 10.0, "percent": 6.67})
+        # Every test weighs 1, and without labels none is known to be a GPU test: the
+        # predictions (4, by their suite's name) take 3 points and the other 11 tests 7 (weights
+        # 1:2, the largest remainder to the CPU part); the one test that passed is worth 7/11 of
+        # a point, which rounds to 1.
+        self.assertEqual(data["total"], {"score": 1.0, "max": 10.0, "percent": 10.0})
         self.assertIn("does not say whether 15 tests are exercises or guards", data["warnings"][0])
         self.assertIn("warning: the report does not say", proc.stdout)
 
@@ -102,7 +114,9 @@ class GradeReport(ToolTest):
     def test_the_solution_tree_of_the_same_run(self):
         proc = self.grade("--tree", "solution", junit=("junit-l01-h200.xml",))
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(self.score()["total"]["score"], 9.0)  # 9 of 10 exercises; 1 not run
+        # 9 of 10 exercise tests passed; the one not run is one of the GPU part's 2: predictions
+        # 2 + CPU tests 4 + GPU tests 2 of 4.
+        self.assertEqual(self.score()["total"]["score"], 8.0)
 
     @unittest.skipUnless((FIXTURES / ALL_PASSING).is_file(), f"{ALL_PASSING} not recorded")
     def test_all_passing(self):
@@ -122,8 +136,8 @@ class GradeReport(ToolTest):
         hidden = {k: v for k, v in data["tests"].items() if v["hidden"]}
         self.assertEqual(sorted(hidden), ["lesson01/hidden/HiddenBanks.BankAndWordAgreeWithTheModelEverywhere",
                                           "lesson01/hidden/HiddenLayout.ReadbackReversesEveryBlockSize"])
-        for test in hidden.values():
-            self.assertEqual((test["role"], test["status"], test["max"]), ("exercise", "failed", 0.8333))
+        for test in hidden.values():  # the CPU part's 4 points over its 4 + 2 hidden tests
+            self.assertEqual((test["role"], test["status"], test["max"]), ("exercise", "failed", 0.6667))
         # Counters that ran show beside the model.
         counters = data["tests"]["lesson01/ReverseCounters.OneWavefrontPerRequest"]
         self.assertEqual(counters["status"], "failed")
@@ -470,6 +484,106 @@ class PointsAndClassroom(ToolTest):
         points.write_text('{"lessons": {"lesson01": 2.5, "lesson02": 1}}')
         proc = self.run_tool("course.grading.grade", "--source-dir", source, "classroom", "--points", points)
         self.assertOneLineError(proc, 2, "whole numbers")
+
+class Parts(unittest.TestCase):
+    """A lesson's points by parts, scored from results made here: whole points per part, each
+    part's score rounded, the sanitizer's penalty, a table that lists tests has no parts."""
+
+    def results(self, *cases):
+        from course.model.ctest_results import ASSERTION, PASS, TestResult
+        out = {}
+        for name, labels, passed in cases:
+            full = f"student/lesson01/{name}"
+            out[full] = TestResult(full, PASS if passed else ASSERTION, labels=labels)
+        return out
+
+    def grade(self, table, *cases):
+        from course.grading import scoring
+        return scoring.score(table, self.results(*cases)).lessons[0]
+
+    def table(self, text='{"lessons": {"lesson01": 10}}'):
+        import tempfile
+        from pathlib import Path
+        from course.grading.points_table import load_points
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "points.json"
+            path.write_text(text)
+            return load_points(path)
+
+    CPU = ["cpu", "exercise", "lesson01", "student"]
+    PRED = CPU + ["predictions"]
+    GPU = ["gpu", "exercise", "lesson01", "student"]
+    GUARD = ["cpu", "guard", "lesson01", "student"]
+    RACE = ["gpu", "guard", "racecheck", "sanitize", "lesson01", "student"]
+
+    def test_whole_split(self):
+        from fractions import Fraction as F
+        from course.grading.scoring import whole_split
+        self.assertEqual(whole_split(F(10), {"p": F(1), "c": F(2), "g": F(2)}),
+                         {"p": 2, "c": 4, "g": 4})
+        self.assertEqual(whole_split(F(10), {"p": F(1), "c": F(2)}), {"p": 3, "c": 7})
+        self.assertEqual(whole_split(F(7), {"a": F(1), "b": F(1), "c": F(1)}),
+                         {"a": 3, "b": 2, "c": 2})
+        self.assertEqual(sum(whole_split(F(13), {"p": F(1), "c": F(2), "g": F(2)}).values()), 13)
+
+    def test_parts_round_to_whole_points(self):
+        lesson = self.grade(self.table(),
+                            ("Predictions.A", self.PRED, True), ("Predictions.B", self.PRED, False),
+                            ("Layout.A", self.CPU, True), ("Layout.B", self.CPU, True),
+                            ("Layout.C", self.CPU, False), ("Gpu.A", self.GPU, False),
+                            ("Guard.A", self.GUARD, True))
+        self.assertEqual(lesson.parts, {"predictions": 2, "cpu": 4, "gpu": 4})
+        # predictions 1 of 2, CPU tests 2 of 3 (8/3 rounds to 3), GPU tests 0.
+        self.assertEqual((lesson.part_score("predictions"), lesson.part_score("cpu"),
+                          lesson.part_score("gpu")), (1, 3, 0))
+        self.assertEqual(lesson.score, 4)
+        self.assertEqual(lesson.score.denominator, 1)
+
+    def test_a_lesson_without_gpu_exercises_gives_their_weight_to_the_others(self):
+        lesson = self.grade(self.table(), ("Predictions.A", self.PRED, True),
+                            ("Layout.A", self.CPU, True))
+        self.assertEqual(lesson.parts, {"predictions": 3, "cpu": 7})
+        self.assertEqual(lesson.score, 10)
+
+    def test_a_failed_sanitizer_run_costs_its_share(self):
+        cases = [("Predictions.A", self.PRED, True), ("Layout.A", self.CPU, True),
+                 ("Gpu.A", self.GPU, True)]
+        clean = self.grade(self.table(), *cases, ("racecheck/gpu_exercise_x_test", self.RACE, True))
+        self.assertEqual((clean.score, clean.penalty), (10, 0))
+        racing = self.grade(self.table(), *cases,
+                            ("racecheck/gpu_exercise_x_test", self.RACE, False))
+        self.assertEqual((racing.score, racing.penalty), (8, 2))
+        self.assertIn("A sanitizer run of the kernel failed (racecheck/gpu_exercise_x_test): "
+                      "-2 points.", racing.note)
+        # Down to zero, never below; and the table sets the share.
+        starter = self.grade(self.table('{"sanitizer_penalty": 0.5, "lessons": {"lesson01": 10}}'),
+                             ("Layout.A", self.CPU, False), ("Gpu.A", self.GPU, True),
+                             ("racecheck/gpu_exercise_x_test", self.RACE, False))
+        self.assertEqual((starter.penalty, starter.score), (5, 0))
+
+    def test_the_table_sets_the_weights_and_a_list_of_tests_has_no_parts(self):
+        lesson = self.grade(self.table('{"part_weights": {"predictions": 0, "cpu": 1, "gpu": 1},'
+                                       ' "lessons": {"lesson01": 10}}'),
+                            ("Predictions.A", self.PRED, True), ("Layout.A", self.CPU, True),
+                            ("Gpu.A", self.GPU, False))
+        self.assertEqual((lesson.parts, lesson.score), ({"cpu": 5, "gpu": 5}, 5))
+        listed = self.grade(self.table('{"lessons": {"lesson01": {"points": 10, "tests": '
+                                       '{"Layout.A": 1, "Gpu.A": 3}}}}'),
+                            ("Layout.A", self.CPU, True), ("Gpu.A", self.GPU, False),
+                            ("racecheck/gpu_exercise_x_test", self.RACE, False))
+        self.assertEqual((listed.parts, listed.penalty, listed.score), ({}, 0, 2.5))
+
+    def test_bad_tables(self):
+        from course.model.course_model import CourseError
+        for text, words in (('{"part_weights": {"cpu": -1}}', "negative"),
+                            ('{"part_weights": {"kernel": 1}}', "part_weights: expected"),
+                            ('{"part_weights": {"predictions": 0, "cpu": 0, "gpu": 0}}',
+                             "every part weighs 0"),
+                            ('{"sanitizer_penalty": 2}', "a share of the lesson's points")):
+            with self.subTest(text=text):
+                with self.assertRaises(CourseError) as e:
+                    self.table(text)
+                self.assertIn(words, str(e.exception))
 
 
 if __name__ == "__main__":
