@@ -58,6 +58,9 @@ SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("/etc/ld.so.cache",)
 #: The sandbox's host name (the runner's is not shown: no test needs it).
 HOST_NAME = "course-sandbox"
+#: Where Ubuntu (23.10 and later) says whether AppArmor keeps unprivileged programs from making
+#: user namespaces, which bubblewrap needs.
+APPARMOR_USERNS = Path("/proc/sys/kernel/apparmor_restrict_unprivileged_userns")
 _PYTHON = re.compile(r"^python[0-9.]*$")
 
 
@@ -145,6 +148,24 @@ def python_installation(program: str, cwd: str) -> Tuple[str, Tuple[str, ...]]:
     return executable or program, tuple(sorted({prefix, base} - {""}))
 
 
+
+def userns_advice() -> str:
+    """Why bubblewrap may not make a sandbox here, and what a runner's administrator does."""
+    try:
+        restricted = APPARMOR_USERNS.read_text().strip() == "1"
+    except OSError:
+        restricted = False
+    if not restricted:
+        return "user namespaces may be forbidden on this machine"
+    return ("AppArmor keeps unprivileged programs from making user namespaces here "
+            "(kernel.apparmor_restrict_unprivileged_userns = 1, as Ubuntu 23.10 and later set it): "
+            "give bwrap its profile - on Ubuntu 24.04 `sudo apt-get install apparmor-profiles`, "
+            "`sudo install -m 0644 /usr/share/apparmor/extra-profiles/bwrap-userns-restrict "
+            "/etc/apparmor.d/` and `sudo apparmor_parser -r /etc/apparmor.d/bwrap-userns-restrict` "
+            "(Ubuntu 25.04 loads it already) - or, on a machine that only grades, "
+            "`sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` (docs/instructors.md, "
+            "section 2)")
+
 @dataclass
 class Sandbox:
     """How commands are run while grading: in bubblewrap (`bwrap` set) or, not isolated,
@@ -189,8 +210,7 @@ class Sandbox:
             shutil.rmtree(scratch, ignore_errors=True)
         if proc.returncode != 0:
             why = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
-            return cls(None, f"{bwrap} cannot make a sandbox here ({why}); user namespaces may be "
-                             f"forbidden on this machine")
+            return cls(None, f"{bwrap} cannot make a sandbox here ({why}); {userns_advice()}")
         version = subprocess.run([bwrap, "--version"], capture_output=True, text=True).stdout.strip()
         box.reason = version or "bubblewrap"
         return box

@@ -404,6 +404,36 @@ class SandboxParts(ToolTest):
 
 
 @unittest.skipIf(shutil.which("bash") is None, "needs bash")
+class SandboxProbe(ToolTest):
+    """Where bubblewrap cannot make a sandbox, the probe says why, and on a machine whose AppArmor
+    restricts user namespaces (Ubuntu 24.04), what the runner's administrator does."""
+
+    def probe_with(self, restricted: str):
+        from course.grading import sandbox
+        fake = self.tmp / "bwrap"
+        fake.write_text("#!/bin/sh\necho 'bwrap: loopback: Failed RTM_NEWADDR: Operation not "
+                        "permitted' >&2\nexit 1\n")
+        fake.chmod(0o755)
+        flag = self.tmp / "apparmor_restrict_unprivileged_userns"
+        flag.write_text(restricted)
+        with unittest.mock.patch.dict(os.environ, {"COURSE_BWRAP": str(fake)}), \
+                unittest.mock.patch.object(sandbox, "APPARMOR_USERNS", flag):
+            return sandbox.Sandbox.probe()
+
+    def test_on_ubuntu_24_04_it_names_the_profile_and_the_sysctl(self):
+        box = self.probe_with("1\n")
+        self.assertFalse(box.isolated)
+        self.assertIn("cannot make a sandbox here (bwrap: loopback: Failed RTM_NEWADDR: Operation "
+                      "not permitted)", box.reason)
+        self.assertIn("/usr/share/apparmor/extra-profiles/bwrap-userns-restrict", box.reason)
+        self.assertIn("kernel.apparmor_restrict_unprivileged_userns=0", box.reason)
+
+    def test_elsewhere_it_says_user_namespaces(self):
+        box = self.probe_with("0\n")
+        self.assertIn("user namespaces may be forbidden on this machine", box.reason)
+        self.assertNotIn("AppArmor", box.reason)
+
+
 class Pipeline(ToolTest):
     """The grade workflow's steps in a row, with stand-ins for cmake and ctest."""
 
