@@ -3,12 +3,17 @@ checkout (the only change: the remote is a local bare repository, not GitHub), m
 repository and push its branch and tag; and every preset the guide's commands name exists, every script it runs is in the
 repository, and every option it passes to the course's commands is one they take.
 
-Sections 2, 3 and 6 set up a GitHub runner and its variables; section 5's build needs the whole
-course built for grading: the workflow tests (test_workflows.py) and the grading tests hold them.
+Section 5 is run as written too, in the student repository section 1 makes, without a GPU: the
+`grade` preset configured and built, every student test run, and the report made from ctest's
+own JUnit file, which says it is NOT a trusted grade, is incomplete here, and is below the pass
+mark (the starters score nothing). Sections 2, 3 and 6 set up a GitHub runner and its variables:
+the workflow tests (test_workflows.py) and the grading tests hold them.
 This file needs the course's own repository (a student repository has no course-admin)."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -66,6 +71,36 @@ class Section1(unittest.TestCase):
             self.assertFalse((student / "solutions").exists())
             self.assertTrue((student / "course").is_file())
             shutil.rmtree(student)
+
+
+@unittest.skipUnless((ROOT / "course-admin").is_file() and (ROOT / ".git").exists()
+                     and shutil.which("cmake") and shutil.which("ctest"),
+                     "needs the course's own git checkout, cmake and ctest")
+class Section5(unittest.TestCase):
+    def test_the_grade_report_by_hand_as_written(self):
+        block = code_blocks("5. The grade report by hand")[0]
+        with tempfile.TemporaryDirectory(prefix="instructors-5-") as tmp:
+            student = Path(tmp) / "student"
+            made = subprocess.run([str(ROOT / "course-admin"), "student-repo", "--out",
+                                   str(student)], capture_output=True, text=True, timeout=600)
+            self.assertEqual(made.returncode, 0, made.stderr)
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("COURSE_HIDDEN_TESTS", "CUDA_VISIBLE_DEVICES")}
+            proc = subprocess.run(["bash", "-c", block], cwd=str(student), capture_output=True,
+                                  text=True, timeout=2400, env=env)
+            # The starters score nothing: below the pass mark of 60%, the report exits 1.
+            self.assertEqual(proc.returncode, 1, f"section 5 as written:\n{block}\n"
+                                                 f"{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
+            self.assertIn("Grade: 0 / ", proc.stdout)
+            report = (student / "report.md").read_text()
+            self.assertIn("**NOT a trusted grade.**", report)
+            self.assertIn("below the pass mark", report)
+            score = json.loads((student / "score.json").read_text())
+            lessons = sorted(p.name for p in (student / "lessons").iterdir() if p.is_dir())
+            self.assertEqual(len(score["lessons"]), len(lessons))
+            self.assertEqual(score["total"]["score"], 0)
+            self.assertGreater(score["total"]["max"], 0)
+            self.assertTrue((student / "by-hand.xml").is_file())
 
 
 class EveryCommand(unittest.TestCase):
