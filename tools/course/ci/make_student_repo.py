@@ -113,10 +113,23 @@ NOT_HERE = ("*Not in this repository: the course's reference figures for the les
             "predictions, and stay with the course's answers.*")
 
 
+def read_by_tests(out: Path) -> Set[str]:
+    """The course's files that a lesson's tests read (course_test_reads in its
+    tests/NN_topic/lesson.cmake, e.g. lesson 09's recorded gains): they stay, or a solved
+    repository could not pass those tests."""
+    found: Set[str] = set()
+    for script in sorted((out / "tests").glob("*/lesson.cmake")):
+        for call in re.findall(r"course_test_reads\((.*?)\)", script.read_text(encoding="utf-8"),
+                               re.S):
+            found |= set(re.findall(r"\$\{PROJECT_SOURCE_DIR\}/([^\s\"]+)", call))
+    return found
+
+
 def leave_out_answer_figures(out: Path) -> List[str]:
     """Takes the lessons' measured figures out of the exported course: the files their manifests'
     `measured` blocks show (the blocks stand in the answers, which stay with the course), unless
-    a page of docs/ shows them as a picture (the stride sweeps); with them, the site's blocks and
+    a page of docs/ shows them as a picture (the stride sweeps) or a test reads them
+    (read_by_tests); with them, the site's blocks and
     pictures made from them, and each manifest's `measured` and its answers' pictures (under
     solutions/, which the repository has not). Returns what it did, in a sentence."""
     lessons = find_lessons(out)
@@ -134,7 +147,7 @@ def leave_out_answer_figures(out: Path) -> List[str]:
         for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", page.read_text(encoding="utf-8")):
             shown.add(os.path.normpath(os.path.join("docs", target)).replace(os.sep, "/"))
     shown |= {sources[s] for s in list(shown) if s in sources}
-    gone = sorted(p for p in named - shown if (out / p).is_file())
+    gone = sorted(p for p in named - shown - read_by_tests(out) if (out / p).is_file())
     for p in gone:
         (out / p).unlink()
     # The site's blocks and pictures made from what went: their manifests' lines, and the

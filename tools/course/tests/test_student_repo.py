@@ -15,6 +15,7 @@ import unittest
 from pathlib import Path
 
 from course_testing import ROOT, ToolTest, make_course
+from course.ci import make_student_repo
 from course.model import answers, lesson_table
 from course.model.course_model import find_lessons
 from course.ci.make_student_repo import student_presets
@@ -122,6 +123,9 @@ class StudentRepo(ToolTest):
         self.assertFalse((measurements / "lessons.csv").exists())
         self.assertFalse((measurements / "lesson10_lab_jagged.csv").exists())
         self.assertTrue((measurements / "stride_sweep_float.csv").is_file())
+        # A file a test reads stays: lesson 09's speed test reads the reference GPU's gains.
+        self.assertIn("docs/measurements/gemm_gain.csv", make_student_repo.read_by_tests(out))
+        self.assertTrue((measurements / "gemm_gain.csv").is_file())
         page = (out / "docs" / "measurements.md").read_text()
         self.assertNotIn("measured:site_lessons", page)
         self.assertIn("Not in this repository", page)
