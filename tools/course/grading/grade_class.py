@@ -241,10 +241,14 @@ def keep_exercises(course: Path, checkout: Path, into: Path) -> None:
     from every grading job."""
     if into.exists():
         shutil.rmtree(into)
+    inside = checkout.resolve()
     for lesson in find_lessons(course):
         for name in course_starters(course, lesson):
             mine = checkout / lesson.rel_dir / name
+            # A link anywhere on the way (the file, or its lesson's folder) could lead out of
+            # the checkout: such a file is not kept.
             if mine.is_file() and not mine.is_symlink() and \
+                    mine.resolve().parent == inside / lesson.rel_dir and \
                     mine.stat().st_size <= MAX_EXERCISE_BYTES:
                 (into / lesson.folder).mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(str(mine), str(into / lesson.folder / name))

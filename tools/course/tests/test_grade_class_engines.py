@@ -92,6 +92,25 @@ class Matrix(ToolTest):
                       (out / "summary.md").read_text())
 
 
+class KeptExercises(ToolTest):
+    def test_only_the_checkouts_own_exercise_files(self):
+        from course.grading.grade_class import keep_exercises
+        checkout = self.tmp / "checkout"
+        own = checkout / "lessons" / "01_no_conflict"
+        own.mkdir(parents=True)
+        (own / "exercise.hpp").write_text("// mine\n")
+        (own / "notes.txt").write_text("not an exercise file\n")
+        outside = self.tmp / "outside"
+        outside.mkdir()
+        (outside / "exercise.cu").write_text("secret\n")
+        (checkout / "lessons" / "05_padded_transpose").symlink_to(outside)
+        (own / "exercise.cu").symlink_to(outside / "exercise.cu")
+        into = self.tmp / "kept"
+        keep_exercises(ROOT, checkout, into)
+        kept = sorted(str(p.relative_to(into)) for p in into.rglob("*") if p.is_file())
+        self.assertEqual(kept, ["01_no_conflict/exercise.hpp"])
+
+
 class Submit(ToolTest):
     def setUp(self) -> None:
         super().setUp()
