@@ -180,9 +180,11 @@ def read_junit(path: Path) -> dict[str, TestResult]:
 
 
 def run_ctest(build_dir: Path, junit: Path, label_regexes: list[str], jobs: int = 1,
-              ctest: str = "ctest", extra: list[str] | None = None, quiet: bool = True) -> int:
+              ctest: str = "ctest", extra: list[str] | None = None, quiet: bool = True,
+              output_on_failure: bool = True) -> int:
     """Runs ctest with every label regex required (ctest ANDs repeated -L), writing JUnit;
-    quiet: nothing on the terminal, else ctest's own lines and the output of failed tests."""
+    quiet: nothing on the terminal, else ctest's own lines (and, with output_on_failure, the
+    whole output of failed tests)."""
     cmd = [ctest, "--test-dir", str(build_dir), "--output-junit", str(junit.resolve()),
            "-j", str(jobs)]
     for regex in label_regexes:
@@ -190,7 +192,33 @@ def run_ctest(build_dir: Path, junit: Path, label_regexes: list[str], jobs: int 
     cmd += extra or []
     if quiet:
         return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-    return subprocess.run(cmd + ["--output-on-failure"]).returncode
+    return subprocess.run(cmd + (["--output-on-failure"] if output_on_failure else [])).returncode
+
+
+#: Lines of a failure kept by first_failure().
+FIRST_FAILURE_LINES = 12
+
+
+def first_failure(output: str, limit: int = FIRST_FAILURE_LINES) -> tuple[str, list[str], int]:
+    """A failed test's first failed assertion: (its file:line, its message's lines, at most
+    `limit`, and how many failed assertions the output holds in all); ("", [], 0) when the output
+    has none (a crash, a timeout)."""
+    lines = output.splitlines()
+    starts = [i for i, line in enumerate(lines) if _FAILURE_AT.match(line)]
+    if not starts:
+        return "", [], 0
+    first = starts[0]
+    where = _FAILURE_AT.match(lines[first]).group(1)
+    message = []
+    for line in lines[first + 1:]:
+        if _FAILURE_AT.match(line) or line.startswith(("[  FAILED  ]", "[       OK ]")):
+            break
+        message.append(line)
+    while message and not message[-1].strip():
+        message.pop()
+    if len(message) > limit:
+        message = message[:limit] + [f"... ({len(message) - limit} more lines)"]
+    return where, message, len(starts)
 
 
 def measurements(output: str) -> list[str]:

@@ -19,14 +19,16 @@ from typing import Dict, List, Optional
 from course.model import answers
 from course.model.cli import make_dir
 from course.model.course_model import Build, COMMAND, CourseError, Lesson, SANITIZE_LABEL
-from course.model.ctest_results import ResultError, list_tests, read_junit, run_ctest
+from course.model.ctest_results import (ASSERTION, CRASH, ResultError, TestResult, first_failure,
+                                        list_tests, read_junit, run_ctest)
 from course.model.starters import Starters
 from course.student import progress_cache, progress_report as report
 
 
 def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
-               watching: bool = False) -> bool:
-    """Builds the lesson (or its CPU part), runs its student tests and prints the verdict.
+               watching: bool = False, verbose: bool = False) -> bool:
+    """Builds the lesson (or its CPU part), runs its student tests and prints the first failure
+    of each failing test (verbose: ctest's whole output of them instead) and the verdict.
     True when it built and no test failed (a skipped test is not a failure)."""
     target = lesson.cpu_target if cpu_only else lesson.label
     print(f"\n=== lesson {lesson.number} ({lesson.title}): building {target} "
@@ -38,7 +40,7 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
     junit = make_dir(build.state_dir) / f"test-{lesson.label}.xml"
     labels = [f"^{lesson.label}$", "^student$"] + (["^cpu$"] if cpu_only else [])
     # The sanitizer runs are slow: grading and `ctest -L sanitize` run them, the loop does not.
-    run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False,
+    run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False, output_on_failure=verbose,
               extra=["-LE", f"^{SANITIZE_LABEL}$"])
     try:
         results = read_junit(junit)
@@ -54,6 +56,8 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
     progress_cache.keep_lesson(build.state_dir, lesson, tests, results,
                                ("cpu",) if cpu_only else ("cpu", "gpu"), [SANITIZE_LABEL])
     p = report.summarize([lesson], tests, results)[0]
+    if not verbose:
+        print_first_failures(results)
     # Files the grader would refuse unlock no answers: their tests passing proves nothing.
     refused = policy_findings(build, lesson)
     print_verdict(p, cpu_only, shown_path(build.dir, build.source_dir), refused=bool(refused))
@@ -80,6 +84,35 @@ def as_shipped(build: Build, lesson: Lesson) -> List[Path]:
         return []
     changed = set(starters.changed())
     return [path for path in sorted(starters.files) if path not in changed]
+
+
+def print_first_failures(results: Dict[str, TestResult]) -> None:
+    """Each failing test's first failed assertion, where it is and what it says; a message a test
+    shares with one printed above is named, not repeated (--verbose: ctest's whole output)."""
+    failing = [r for r in results.values() if r.status in (ASSERTION, CRASH)]
+    if not failing:
+        return
+    print("\nWhat failed (each test's first failure; `--verbose` shows all of its output):",
+          flush=True)
+    seen: Dict[str, str] = {}
+    for r in sorted(failing, key=lambda r: r.name):
+        name = r.name.split("/", 2)[-1]
+        where, message, count = first_failure(r.output)
+        if not where:
+            tail = [line for line in r.output.splitlines() if line.strip()][-4:]
+            print(f"\n{name}: {r.reason or 'ended without a failed assertion'}", flush=True)
+            for line in tail:
+                print(f"  {line}", flush=True)
+            continue
+        text = "\n".join(message)
+        more = f" ({count} failures; the first:)" if count > 1 else ""
+        if text and text in seen:
+            print(f"\n{name} ({where}): the same message as {seen[text]}.", flush=True)
+            continue
+        seen.setdefault(text, name)
+        print(f"\n{name} ({where}){more}", flush=True)
+        for line in message:
+            print(f"  {line}", flush=True)
 
 
 def policy_findings(build: Build, lesson: Lesson) -> List[str]:
@@ -232,7 +265,7 @@ def clears_screen(mode: str) -> bool:
 
 
 def watch(build: Build, lesson: Lesson, jobs: int, cpu_only: bool, interval: float,
-          manual: bool, clear: bool = False) -> int:
+          manual: bool, clear: bool = False, verbose: bool = False) -> int:
     """Reruns the lesson whenever its files change (or, manual, on Enter); q then Enter stops.
     `clear`: each rerun starts on a clear screen, so the verdict in view is the latest one."""
     watched = [lesson.dir, build.source_dir / "tests" / lesson.folder]
@@ -243,7 +276,7 @@ def watch(build: Build, lesson: Lesson, jobs: int, cpu_only: bool, interval: flo
         if clear and runs > 0:
             print(CLEAR_SCREEN, end="", flush=True)
         runs += 1
-        run_lesson(build, lesson, jobs, cpu_only, watching=True)
+        run_lesson(build, lesson, jobs, cpu_only, watching=True, verbose=verbose)
         return snapshot(watched)
 
     before = rerun()

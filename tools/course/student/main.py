@@ -263,7 +263,8 @@ def cmd_test(args) -> int:
     build = Build(args.build_dir, args.source_dir)
     build.require_configured()
     lesson = lesson_by_number(build.lessons(), args.lesson)
-    return 0 if lesson_loop.run_lesson(build, lesson, args.jobs, args.cpu) else 1
+    return 0 if lesson_loop.run_lesson(build, lesson, args.jobs, args.cpu,
+                                       verbose=args.verbose) else 1
 
 
 def cmd_watch(args) -> int:
@@ -278,10 +279,11 @@ def cmd_watch(args) -> int:
         if lesson is None:
             raise CourseError("there are no lessons to watch")
     if args.once:
-        lesson_loop.run_lesson(build, lesson, args.jobs, args.cpu, watching=True)
+        lesson_loop.run_lesson(build, lesson, args.jobs, args.cpu, watching=True,
+                               verbose=args.verbose)
         return 0
     return lesson_loop.watch(build, lesson, args.jobs, args.cpu, args.interval, args.manual,
-                             lesson_loop.clears_screen(args.clear))
+                             lesson_loop.clears_screen(args.clear), args.verbose)
 
 
 # ------------------------------------------------------------------------------------------
@@ -340,6 +342,9 @@ def make_parser() -> Parser:
         p.add_argument("--cpu", action="store_true",
                        help="only the CPU part: build lessonNN-cpu (host compiler, seconds) and "
                             "run the CPU tests")
+        p.add_argument("--verbose", action="store_true",
+                       help="every line the failing tests print (default: each one's first "
+                            "failure)")
 
     p = command("progress", cmd_progress, "build each lesson, run its tests, print the table")
     jobs_option(p)

@@ -17,7 +17,7 @@ import subprocess
 import unittest
 from pathlib import Path
 
-from course_testing import (CPU, GPU, ToolTest, failed, junit_file, make_build,
+from course_testing import (CPU, GPU, ToolTest, failed, junit_case, junit_file, make_build,
                             make_course, passed, skipped_gpu, test_list)
 from course.model import answers, course_model
 
@@ -141,6 +141,29 @@ class Status(LessonFixture):
         proc = self.course_test()
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
         self.assertIn("Failing: B.Cpu.", proc.stdout)
+
+    def test_each_failing_test_shows_its_first_failure_once(self):
+        message = "stage store costs 8 wavefronts: lane 0 uses bank 0, lane 1 bank 0"
+        two = (f"[ RUN      ] L.A\n/x/layout_test.cpp:59: Failure\nExpected equality\n{message}\n"
+               f"/x/layout_test.cpp:59: Failure\nExpected equality\nthe second\n"
+               f"[  FAILED  ] L.A (0 ms)\n")
+        same = f"[ RUN      ] L.B\n/x/other_test.cpp:7: Failure\nExpected equality\n{message}\n"
+        crash = "[ RUN      ] L.C\nstarting\n"
+        self.report(junit_case("student/lesson01/L.A", status="fail", labels=CPU, failure=True,
+                               output=two),
+                    junit_case("student/lesson01/L.B", status="fail", labels=CPU, failure=True,
+                               output=same),
+                    junit_case("student/lesson01/L.C", status="fail", labels=CPU, failure=True,
+                               output=crash))
+        out = self.course_test("--cpu").stdout
+        self.assertIn("L.A (layout_test.cpp:59) (2 failures; the first:)\n  Expected equality\n"
+                      f"  {message}\n", out)
+        self.assertNotIn("the second", out)
+        self.assertIn("L.B (other_test.cpp:7): the same message as L.A.", out)
+        self.assertIn("L.C: ", out)
+        self.assertIn("  starting", out)
+        verbose = self.course_test("--cpu", "--verbose").stdout
+        self.assertNotIn("What failed", verbose)
 
 
 class Answers(LessonFixture):
