@@ -53,8 +53,8 @@ inline constexpr int kHalfPitch = kTileDim + kHalfPad;
 ///     row 0                        bank:   0     1   ...   15
 ///     row 1                        bank:  16    17   ...   31
 ///     row 2                        bank:   0     1   ...   15
-///   two halves per word, two tile rows per row of banks: a column (lane x reads row x)
-///   asks banks c / 2 and 16 + c / 2 for 16 words each.
+///   two halves per word, two tile rows per row of banks. A column (lane x reads row x):
+///   which banks does it ask, and for how many words each? (Part 1 asks what that costs.)
 ///
 /// TODO: draw your layout here, with the banks of a column.
 using HalfTileLayout = kit::Pitched<__half, kTileDim, kTileDim, kHalfPitch>;
