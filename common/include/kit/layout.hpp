@@ -79,9 +79,9 @@ KIT_HD constexpr std::int64_t swizzle(std::int64_t offset, int bits, int base, i
 ///                        ^ bit M + S          ^ bit M
 ///     result:       ... [      YYY    ] ... [  ZZZ ^ YYY  ] [ M bits ]
 ///
-/// A bijection on every aligned block of 2^(M + S + B) offsets. Example: Swizzle<1, 0, 5> on a
-/// tile of 32-float rows (offset 32 r + c) gives 32 r + (c ^ (r & 1)): on odd rows the two floats
-/// of every pair trade places.
+/// A bijection on every aligned block of 2^(M + S + B) offsets. Example: Swizzle<2, 0, 2> on 4
+/// rows of 4 (offset 4 r + c) gives 4 r + (c ^ r): row 0 stays, row 1 swaps neighbours, row 2
+/// swaps its halves, row 3 is reversed.
 template <int B, int M, int S>
 struct Swizzle {
   static_assert(B >= 0 && M >= 0, "bit counts are not negative");
