@@ -1,5 +1,5 @@
-// Properties of CuTe's Swizzle<B, M, S> for the swizzles of this lesson, and what the model
-// says each does to the accesses of the lesson (no GPU needed).
+// Properties of CuTe's Swizzle<B, M, S> for the demos' swizzles and others of every shape,
+// and what the model says each demo's swizzle does to the lesson's accesses (no GPU needed).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -37,8 +37,9 @@ void expect_swizzle_properties(const char* name) {
 TEST(Swizzle, Properties) {
   expect_swizzle_properties<lesson08::ChunkSwizzle>("Swizzle<3,2,3>");
   expect_swizzle_properties<lesson08::PairSwizzle>("Swizzle<4,1,4>");
-  expect_swizzle_properties<kit::Swizzle<5, 0, 5>>("Swizzle<5,0,5>");
-  expect_swizzle_properties<kit::Swizzle<3, 3, 3>>("Swizzle<3,3,3>");
+  // Others of every shape: no low bits kept, a source far above, the TMA's 128-byte swizzle.
+  expect_swizzle_properties<kit::Swizzle<4, 0, 6>>("Swizzle<4,0,6>");
+  expect_swizzle_properties<kit::Swizzle<2, 3, 4>>("Swizzle<2,3,4>");
   expect_swizzle_properties<kit::Swizzle<3, 4, 3>>("Swizzle<3,4,3>");
 }
 
