@@ -1,7 +1,8 @@
 # Chooses the CUDA architectures before project() enables CUDA, and whether GPU test programs
 # are built (COURSE_BUILD_GPU_TESTS).
 #
-# - CMAKE_CUDA_ARCHITECTURES or CUDAARCHS given: used as is (the `ci` preset names one).
+# - CMAKE_CUDA_ARCHITECTURES or CUDAARCHS given: used as is (the `ci` preset names sm_75, sm_86,
+#   sm_90 and sm_120: CI compiles every kernel for the GPUs instructors have, oldest to newest).
 # - A GPU visible to nvidia-smi: its own architecture(s), e.g. 90 on an H100.
 # - No GPU (CI, a laptop without NVIDIA hardware): COURSE_FALLBACK_CUDA_ARCHITECTURES, one
 #   architecture. Such a machine runs no device code, so compiling the kernels once checks

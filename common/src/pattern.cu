@@ -133,8 +133,10 @@ __device__ __forceinline__ unsigned repeat_access(unsigned addr, unsigned rounds
   return acc;
 }
 
-// At most 32 registers a thread, so 64 warps fit an SM as in the pattern kernel.
-__global__ void __launch_bounds__(1024, 2) replay_kernel(const ReplayArgs args) {
+// At most 32 registers a thread, so 64 warps fit an SM as in the pattern kernel (on an
+// architecture that holds 2048 threads; the others, as many as they hold).
+__global__ void __launch_bounds__(1024, min_blocks_per_sm(1024, 2))
+    replay_kernel(const ReplayArgs args) {
   extern __shared__ uint4 smem[];
   const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   for (unsigned i = threadIdx.x; i < args.load_bytes / 16u; i += blockDim.x) {
