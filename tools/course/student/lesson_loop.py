@@ -12,9 +12,10 @@ import datetime
 import os
 import select
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from course.model import answers
 from course.model.cli import make_dir
@@ -33,6 +34,10 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
     target = lesson.cpu_target if cpu_only else lesson.label
     print(f"\n=== lesson {lesson.number} ({lesson.title}): building {target} "
           f"({datetime.datetime.now():%H:%M:%S}) ===", flush=True)
+    # The policy reads the files as the build does, while it builds and the tests run (libclang's
+    # parse of an edited file takes seconds).
+    policy = PolicyCheck(build, lesson)
+    policy.start()
     if build.build_target(target, jobs, capture=False).returncode != 0:
         then = " and save" if watching else ""
         print(f"\nLesson {lesson.number} does not build: fix the error above{then}.", flush=True)
@@ -59,7 +64,10 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
     if not verbose:
         print_first_failures(results)
     # Files the grader would refuse unlock no answers: their tests passing proves nothing.
-    refused = policy_findings(build, lesson)
+    policy.join()
+    refused = policy.findings
+    if policy.note:
+        print(policy.note, flush=True)
     print_verdict(p, cpu_only, shown_path(build.dir, build.source_dir), refused=bool(refused))
     print_refusals(lesson, refused)
     if p.cpu_done and not refused:
@@ -115,9 +123,26 @@ def print_first_failures(results: Dict[str, TestResult]) -> None:
             print(f"  {line}", flush=True)
 
 
-def policy_findings(build: Build, lesson: Lesson) -> List[str]:
+class PolicyCheck(threading.Thread):
+    """policy_findings() beside the build: its findings, and a note where it could not check."""
+
+    def __init__(self, build: Build, lesson: Lesson):
+        super().__init__(daemon=True)
+        self.build, self.lesson = build, lesson
+        self.findings: List[str] = []
+        self.note = ""
+
+    def run(self) -> None:
+        try:
+            self.findings, self.note = policy_findings(self.build, self.lesson)
+        except Exception as e:  # a thread's error would otherwise be lost: say it
+            self.note = f"(The exercise policy was not checked here: {e}.)"
+
+
+def policy_findings(build: Build, lesson: Lesson) -> Tuple[List[str], str]:
     """The exercise-file policy's findings on the lesson's files, as the grader will hold them
-    to it (print_refusals shows them, so that a student learns of them now, not at grading)."""
+    to it (print_refusals shows them, so that a student learns of them now, not at grading),
+    and a note where it could not check them."""
     try:
         from course.policy import exercise_policy
         try:
@@ -128,9 +153,8 @@ def policy_findings(build: Build, lesson: Lesson) -> List[str]:
         findings = [str(f) for f in exercise_policy.check_lesson(
             build.source_dir, lesson, files, starters, None, build.state_dir)]
     except CourseError as e:
-        print(f"(The exercise policy was not checked here: {e}.)", flush=True)
-        return []
-    return findings
+        return [], f"(The exercise policy was not checked here: {e}.)"
+    return findings, ""
 
 
 def print_refusals(lesson: Lesson, findings: List[str]) -> None:
