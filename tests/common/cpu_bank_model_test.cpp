@@ -203,3 +203,33 @@ TEST(BankModel, WavefrontsNeverExceedWordsAskedFor) {
 }
 
 } // namespace
+
+namespace {
+
+// The narrowest pitch a column read serves is the first, from the tile's width up, that the model
+// prices at the ideal: every aligned pitch before it costs more, or misaligns the read.
+TEST(NarrowestColumnPitch, IsTheFirstPitchTheModelPricesAtTheIdeal) {
+  for (int elem : {1, 2, 4, 8}) {
+    for (int vec : {1, 2, 4}) {
+      if (elem * vec > 16) {
+        continue;
+      }
+      const int ideal = kit::ideal_wavefronts(elem * vec);
+      for (int width : {8, 16, 32, 64}) {
+        const int pitch = kit::narrowest_column_pitch(width, elem, vec);
+        ASSERT_GT(pitch, 0) << elem << "-byte x" << vec << ", width " << width;
+        EXPECT_EQ(kit::wavefronts(kit::column_read(pitch, elem, vec)), ideal);
+        EXPECT_EQ(pitch % vec, 0);
+        for (int p = width; p < pitch; p += 1) {
+          if (p % vec == 0) {
+            EXPECT_GT(kit::wavefronts(kit::column_read(p, elem, vec)), ideal)
+                << elem << "-byte x" << vec << ", pitch " << p << " comes first";
+          }
+        }
+      }
+    }
+  }
+  static_assert(kit::narrowest_column_pitch(32, 4) > 32, "a 32-float row's column conflicts");
+}
+
+} // namespace
