@@ -63,10 +63,10 @@ from pathlib import Path
 from typing import List, Optional
 
 from course.grading import similarity
-from course.grading.grade_tree import course_starters
 from course.model import machine
 from course.model.cli import Parser, default_jobs, percentage, run_main, write_text_atomic
 from course.model.course_model import CourseError, find_lessons
+from course.model.starters import course_starters
 
 PROG = "grade_class"
 #: A student's name becomes a folder: letters, digits, '.', '_' and '-', not starting with '.'.

@@ -35,7 +35,7 @@ from course.model.course_model import (CourseError, Lesson, STUDENT_FILE_PATTERN
                                        is_inside, lesson_by_number)
 from course.model.manifest import MANIFEST
 from course.model.safe_text import one_line
-from course.model.starters import git
+from course.model.starters import course_starters, git
 from course.grading.points_table import INSTRUCTOR_TABLE
 
 PROG = "grade_tree"
@@ -173,23 +173,6 @@ def overlay(student: Path, course: Path, lessons: Optional[List[str]] = None,
         o.taken = sorted(files)
         o.changed = _write(lesson, dict(starters, **files))
     return result
-
-
-def course_starters(course: Path, lesson: Lesson) -> Dict[str, bytes]:
-    """The lesson's starter files at the course's pinned commit (its git HEAD), whatever an
-    earlier grading left on disk; the files on disk where the course is not a git checkout."""
-    listing = git(course, "ls-tree", "--name-only", "HEAD", f"{lesson.rel_dir}/")
-    if listing.returncode != 0:
-        return {p.name: p.read_bytes() for p in lesson.student_files()}
-    files = {}
-    for path in listing.stdout.splitlines():
-        name = path.rsplit("/", 1)[-1]
-        if fnmatch.fnmatch(name, STUDENT_FILE_PATTERN):
-            blob = git(course, "show", f"HEAD:{path}", binary=True)
-            if blob.returncode != 0:
-                raise CourseError(f"cannot read {path} at the course's HEAD")
-            files[name] = blob.stdout
-    return files
 
 
 def restore_pinned(course: Path, paths: List[str]) -> None:

@@ -48,6 +48,24 @@ def starters_ref(repo: Path, explicit: Optional[str]) -> Tuple[str, str]:
     raise CourseError(f"no starters to restore from: {repo} has no {FIRST_TAG} tag and no commits")
 
 
+def course_starters(course: Path, lesson: Lesson) -> Dict[str, bytes]:
+    """The lesson's starter files at the course's pinned commit (its git HEAD), whatever an
+    earlier grading or an edit in place left on disk; the files on disk where the course is not
+    a git checkout."""
+    listing = git(course, "ls-tree", "--name-only", "HEAD", f"{lesson.rel_dir}/")
+    if listing.returncode != 0:
+        return {p.name: p.read_bytes() for p in lesson.student_files()}
+    files = {}
+    for path in listing.stdout.splitlines():
+        name = path.rsplit("/", 1)[-1]
+        if fnmatch.fnmatch(name, STUDENT_FILE_PATTERN):
+            blob = git(course, "show", f"HEAD:{path}", binary=True)
+            if blob.returncode != 0:
+                raise CourseError(f"cannot read {path} at the course's HEAD")
+            files[name] = blob.stdout
+    return files
+
+
 class Starters:
     """A lesson's starter files at the starters' commit, beside the files on disk."""
 

@@ -54,6 +54,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 from course.model.cli import Parser, run_main
 from course.model.course_model import (CourseError, Lesson, ROOT, find_lessons, is_inside,
                                        lesson_by_number)
+from course.model.starters import course_starters
 from course.policy import allowlist, exercise_rules as rules
 from course.policy.allowlist import cuda_include_dir
 from course.policy.cxx_tokens import (Declarations, Group, LexerUnavailable, Tok, Unbalanced,
@@ -833,7 +834,10 @@ def cmd_check(args) -> int:
         siblings = {p.name: (folder / p.name).read_bytes() for p in lesson.student_files()
                     if p.name not in files and (folder / p.name).is_file()}
         named = {f"{folder}/{name}" for name in files}
-        findings += [f for f in check_lesson(course, lesson, {**siblings, **files}, label=str(folder))
+        # Held to the starters at the course's HEAD: a starter edited in place is checked as
+        # the grader checks a student's file, not as a starter.
+        findings += [f for f in check_lesson(course, lesson, {**siblings, **files},
+                                             course_starters(course, lesson), label=str(folder))
                      if f.path in named]
     for f in findings:
         print(f)

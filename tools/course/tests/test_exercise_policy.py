@@ -79,6 +79,22 @@ class EveryLesson(PolicyTest):
         self.assertEqual(proc.returncode, 1, proc.stderr)
         self.assertRegex(proc.stdout, rf"exercise\.hpp:{line}: \[directive\] `#define`")
 
+    def test_a_starter_edited_in_place_is_held_to_the_starter_at_head(self):
+        # Checked where it stands, a lesson's own exercise file is compared with its starter as
+        # the course's HEAD has it, not with itself: a model function written into it in place
+        # is refused, as the grader refuses it in a student's file.
+        from course.grading.hostile.run_hostile import pinned_course
+        course = pinned_course(self.tmp)
+        target = course / "lessons" / "03_stride_32" / "exercise.hpp"
+        text = target.read_text()
+        line = next(n for n, l in enumerate(text.splitlines(), 1) if "kTilePitch = " in l)
+        target.write_text(re.sub(r"(kTilePitch = )[^;]*;", r"\1kit::narrowest_column_pitch(kTileDim, 4);",
+                                 text, count=1))
+        proc = self.run_tool("course.policy.exercise_policy", "--course", course, "check", target)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn(f"exercise.hpp:{line}: [not on the list] `kit::narrowest_column_pitch`",
+                      proc.stdout)
+
     def test_one_file_of_two_is_read_with_the_other(self):
         # Lesson 05's exercise.cu uses what its exercise.hpp declares: checked alone, it is read
         # with the file beside it, and only its own findings are told.
