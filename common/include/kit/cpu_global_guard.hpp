@@ -181,7 +181,8 @@ public:
   /// headers (kit/...) or the system's is not named.
   std::string fault_line() const {
     Dl_info info{};
-    if (fault_.pc == nullptr || dladdr(fault_.pc, &info) == 0 || info.dli_fname == nullptr) {
+    if (fault_.pc == nullptr || dladdr(fault_.pc, &info) == 0 || info.dli_fname == nullptr ||
+        std::strchr(info.dli_fname, '\'') != nullptr) { // the shell line quotes it in '...'
       return {};
     }
     const auto pc = reinterpret_cast<std::uintptr_t>(fault_.pc);

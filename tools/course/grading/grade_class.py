@@ -53,6 +53,8 @@ who, and the others are in the gradebook); 2 bad usage or a roster it cannot rea
 from __future__ import annotations
 
 import csv
+import functools
+import io
 import json
 import re
 import shutil
@@ -60,12 +62,12 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from course.grading import similarity
 from course.model import machine
 from course.model.cli import Parser, default_jobs, percentage, run_main, write_text_atomic
-from course.model.course_model import CourseError, find_lessons
+from course.model.course_model import CourseError, Lesson, find_lessons
 from course.model.starters import course_starters
 
 PROG = "grade_class"
@@ -235,6 +237,13 @@ def _grade_one(student: Student, course: Path, folder: Path, out: Path, args, pi
     return outcome
 
 
+@functools.lru_cache(maxsize=None)
+def pinned_starters(course: Path) -> Tuple[Tuple[Lesson, Dict[str, bytes]], ...]:
+    """Each lesson with its starter files at the course's HEAD: read once a run (git, a few
+    dozen processes), not once a student."""
+    return tuple((lesson, course_starters(course, lesson)) for lesson in find_lessons(course))
+
+
 def keep_exercises(course: Path, checkout: Path, into: Path) -> None:
     """The student's exercise files as graded (those the starters have, regular files only) in
     `into`/NN_topic/: what the similarity check reads, in a folder small enough to bring back
@@ -242,8 +251,8 @@ def keep_exercises(course: Path, checkout: Path, into: Path) -> None:
     if into.exists():
         shutil.rmtree(into)
     inside = checkout.resolve()
-    for lesson in find_lessons(course):
-        for name in course_starters(course, lesson):
+    for lesson, starters in pinned_starters(course):
+        for name in starters:
             mine = checkout / lesson.rel_dir / name
             # A link anywhere on the way (the file, or its lesson's folder) could lead out of
             # the checkout: such a file is not kept.
@@ -262,8 +271,8 @@ def similarity_section(outcomes: List[Outcome], course: Path, reference: Path,
     if why_not:
         return similarity.report([], why_not)
     starters, ref, students = {}, {}, {}
-    for lesson in find_lessons(course):
-        for file, data in course_starters(course, lesson).items():
+    for lesson, files in pinned_starters(course):
+        for file, data in files.items():
             name = f"{lesson.folder}/{file}"
             starters[name] = data.decode("utf-8", errors="replace")
             solution = reference / "solutions" / lesson.folder / file
@@ -285,14 +294,10 @@ def similarity_section(outcomes: List[Outcome], course: Path, reference: Path,
 
 
 def csv_text(rows: List[List[str]]) -> str:
-    lines = []
-    for row in rows:
-        out = []
-        for cell in row:
-            cell = str(cell)
-            out.append(f'"{cell}"' if any(c in cell for c in ',"\n') else cell)
-        lines.append(",".join(out))
-    return "\n".join(lines) + "\n"
+    """Rows as CSV (quoted where a cell needs it), one line each."""
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(rows)
+    return text.getvalue()
 
 
 def gradebook(outcomes: List[Outcome], labels: List[str]) -> str:

@@ -31,7 +31,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Dict, Optional, Sequence
 
-from course.model.course_model import CourseError, Lesson, ROLES, parse_lesson_number
+from course.model.course_model import CourseError, Lesson, parse_lesson_number
 
 DEFAULT_ROLE_WEIGHTS = {"exercise": Fraction(1), "guard": Fraction(0)}
 #: A lesson's parts, and what each weighs: little to predictions, most to the student's code.
@@ -92,28 +92,24 @@ def _read_json(path: Path) -> dict:
     return data
 
 
-def _role_weights(data: dict, path: Path) -> Dict[str, Fraction]:
-    weights = dict(DEFAULT_ROLE_WEIGHTS)
-    if "role_weights" in data:
-        given = data["role_weights"]
-        if not isinstance(given, dict) or set(given) - set(ROLES):
-            raise CourseError(f"{path}: role_weights: expected {{\"exercise\": 1, \"guard\": 0}}")
-        for role, w in given.items():
-            weights[role] = _number(w, f"{path}: role_weights.{role}")
+def _weights(data: dict, path: Path, key: str, defaults: Dict[str, Fraction]) -> Dict[str, Fraction]:
+    """The table's `key` ("role_weights", "part_weights") over its defaults: the same names,
+    each a number."""
+    weights = dict(defaults)
+    if key in data:
+        given = data[key]
+        if not isinstance(given, dict) or set(given) - set(defaults):
+            example = ", ".join(f'"{k}": {whole_or_float(w)}' for k, w in defaults.items())
+            raise CourseError(f"{path}: {key}: expected {{{example}}}")
+        for name, w in given.items():
+            weights[name] = _number(w, f"{path}: {key}.{name}")
     return weights
 
 
 def _part_weights(data: dict, path: Path) -> Dict[str, Fraction]:
-    weights = dict(DEFAULT_PART_WEIGHTS)
-    if "part_weights" in data:
-        given = data["part_weights"]
-        if not isinstance(given, dict) or set(given) - set(PARTS):
-            raise CourseError(f"{path}: part_weights: expected {{\"predictions\": 1, \"cpu\": 2, "
-                              f"\"gpu\": 2}}")
-        for part, w in given.items():
-            weights[part] = _number(w, f"{path}: part_weights.{part}")
-        if not any(weights.values()):
-            raise CourseError(f"{path}: part_weights: every part weighs 0")
+    weights = _weights(data, path, "part_weights", DEFAULT_PART_WEIGHTS)
+    if not any(weights.values()):
+        raise CourseError(f"{path}: part_weights: every part weighs 0")
     return weights
 
 
@@ -173,7 +169,7 @@ def load_points(path: Optional[Path], lessons: Sequence[Lesson] = ()) -> PointsT
             raise CourseError("no lessons and no points table: nothing to grade")
         return PointsTable(table, None, "the lessons' manifests")
     data = _read_json(path)
-    role_weights = _role_weights(data, path)
+    role_weights = _weights(data, path, "role_weights", DEFAULT_ROLE_WEIGHTS)
     part_weights = _part_weights(data, path)
     penalty = _sanitizer_penalty(data, path)
     given = data.get("lessons", {})

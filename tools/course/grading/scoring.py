@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Dict, List, Optional
 
-from course.model.course_model import CourseError, Lesson, LessonBuild, role_of, split_test_name
+from course.model.course_model import (CourseError, Lesson, LessonBuild, SANITIZE_LABEL, role_of,
+                                       split_test_name)
 from course.model.ctest_results import (ASSERTION, NOT_BUILT as RESULT_NOT_BUILT, PASS, SKIP,
                                         TestInfo, TestResult, failure_location, measurements)
 from course.grading.points_table import PARTS, LessonPoints, PointsTable
@@ -155,7 +156,7 @@ def part_of(name: str, labels: List[str]) -> str:
     """The part of a lesson a test belongs to: a sanitizer run, the predictions (the label the
     build gives a predictions test file, or its suite's name where a report has no labels), a
     GPU test, or a CPU test."""
-    if "sanitize" in labels or "memcheck" in labels or "racecheck" in labels:
+    if SANITIZE_LABEL in labels:
         return "sanitizer"
     if "predictions" in labels or name.split("/")[-1].startswith("Predictions."):
         return "predictions"

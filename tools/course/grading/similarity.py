@@ -117,14 +117,10 @@ class Match:
         return f"{self.who}, {self.file}: " + "; ".join(parts)
 
 
-def _sim(files: List[Path], old: List[Path]) -> Tuple[Dict[str, int], Dict[Tuple[str, str], int]]:
-    """Runs sim_c++ -p: each new file's tokens, and (new, other) -> percent. With `old`, new files
-    are compared to the old ones only; without, every new file to every other."""
-    argv = [SIM, "-p", "-e"]
-    if old:
-        argv += ["-S", *map(str, files), "/", *map(str, old)]
-    else:
-        argv += ["-s", "-a", *map(str, files)]
+def _sim(files: List[Path]) -> Tuple[Dict[str, int], Dict[Tuple[str, str], int]]:
+    """Runs sim_c++ -p once on `files`, each compared to each other one separately: each file's
+    tokens, and (file, other) -> the percent of file that is other's material."""
+    argv = [SIM, "-p", "-e", "-s", "-a", *map(str, files)]
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         raise RuntimeError(f"{SIM} failed: {proc.stderr.strip()[-300:]}")
@@ -167,7 +163,6 @@ def compare(students: Dict[str, Dict[str, str]], starters: Dict[str, str],
                 texts[student] = files[file]
             if not own:
                 continue
-            tokens, _ = _sim(list(own.values()), [])
             ref_path: Optional[Path] = None
             ref_comments: List[str] = []
             if file in reference:
@@ -177,31 +172,29 @@ def compare(students: Dict[str, Dict[str, str]], starters: Dict[str, str],
                                 if c not in theirs]
                 ref_path = folder / f"reference-solution{suffix}"
                 ref_path.write_text("\n".join(ref_lines) + "\n")
+            # One run for the file: every student's own work against the reference's and
+            # against each other's.
+            tokens, pairs = _sim(list(own.values()) + ([ref_path] if ref_path else []))
             short = {s for s, p in own.items() if tokens.get(str(p), 0) < MIN_TOKENS}
             long = {s: p for s, p in own.items() if s not in short}
-            against_ref: Dict[Tuple[str, str], int] = {}
-            if ref_path is not None and long:
-                _, against_ref = _sim(list(long.values()), [ref_path])
             for student, path in own.items():
                 m = Match(student, file, "reference", tokens=tokens.get(str(path), 0))
                 if student in short:
                     m.note = (f"too little of {student}'s own to compare ({m.tokens} tokens, "
                               f"fewer than {MIN_TOKENS})")
                 elif ref_path is not None:
-                    m.percent = against_ref.get((str(path), str(ref_path)), 0)
+                    m.percent = pairs.get((str(path), str(ref_path)), 0)
                 else:
                     m.note = "no reference solution for this file"
                 text_lines = {c for c in comment_lines(texts[student].splitlines())}
                 m.comments = (sum(1 for c in ref_comments if c in text_lines), len(ref_comments))
                 m.names_solutions = "solutions/" in texts[student]
                 matches.append(m)
-            if len(long) > 1:
-                _, pairs = _sim(list(long.values()), [])
-                names = {str(p): s for s, p in long.items()}
-                for (a, b), percent in sorted(pairs.items()):
-                    if a in names and b in names:
-                        matches.append(Match(names[a], file, names[b], percent=percent,
-                                             tokens=tokens.get(a, 0)))
+            names = {str(p): s for s, p in long.items()}
+            for (a, b), percent in sorted(pairs.items()):
+                if a in names and b in names:
+                    matches.append(Match(names[a], file, names[b], percent=percent,
+                                         tokens=tokens.get(a, 0)))
     return matches
 
 

@@ -233,5 +233,4 @@ def measurements(output: str) -> list[str]:
 
 def failure_location(output: str) -> str:
     """'cpu_exercise_banks_test.cpp:12' for the first failed assertion of a test's output."""
-    m = _FAILURE_AT.search(output)
-    return m.group(1) if m else ""
+    return first_failure(output)[0]
