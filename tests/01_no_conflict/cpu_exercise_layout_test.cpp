@@ -3,6 +3,7 @@
 // thread's element (a layout that loses data scores nothing, however cheap).
 #include <gtest/gtest.h>
 
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,9 +38,11 @@ std::optional<std::string> staging_loss() {
 
 TEST(Layout, ReadbackReversesTheBlock) {
   for (int count : {1, 2, 31, 32, 33, 200, lesson01::kBlockThreads}) {
+    // The block's threads in reverse order: a failure prints the thread wanted, not a formula.
+    std::vector<int> reversed(static_cast<std::size_t>(count));
+    std::iota(reversed.rbegin(), reversed.rend(), 0);
     for (int t = 0; t < count; ++t) {
-      // Named, so that a failure prints the thread it wants, not the formula that finds it.
-      const int wanted = count - 1 - t;
+      const int wanted = reversed[static_cast<std::size_t>(t)];
       ASSERT_EQ(lesson01::reversed_thread(t, count), wanted)
           << "thread " << t << " of a block of " << count << " writes back the element of the "
           << "thread as far from the block's end as it is from its start";

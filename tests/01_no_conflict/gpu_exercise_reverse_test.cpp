@@ -19,9 +19,7 @@ std::vector<float> reference(const std::vector<float>& in) {
   const int n = static_cast<int>(in.size());
   for (int first = 0; first < n; first += lesson01::kBlockThreads) {
     const int count = std::min(lesson01::kBlockThreads, n - first);
-    for (int t = 0; t < count; ++t) {
-      out[first + t] = in[first + count - 1 - t];
-    }
+    std::reverse_copy(in.begin() + first, in.begin() + first + count, out.begin() + first);
   }
   return out;
 }

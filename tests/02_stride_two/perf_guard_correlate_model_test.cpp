@@ -1,5 +1,5 @@
-// correlate timed against its conflict-free twin (the same kernel with the structure-of-arrays
-// tile: same block, same tile, same occupancy): the slowdown is the one the model predicts
+// correlate timed against its conflict-free twin (the same kernel, its pairs moved as float2:
+// same block, same tile, same occupancy): the slowdown is the one the model predicts
 // from the two traces, whatever the layout (about 2x for the starter, 1x once it is
 // conflict-free).
 #include <gtest/gtest.h>

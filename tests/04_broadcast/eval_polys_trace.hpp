@@ -18,13 +18,6 @@ namespace lesson04::testing {
 /// names the rule otherwise).
 static_assert(holds_the_table<CoefLayout>());
 
-/// The polynomial (row of the block) that lane `lane` of warp `warp` evaluates: thread
-/// (x, y) of the 16 x 16 block is thread 16 y + x, and lane l of warp w is thread 32 w + l,
-/// so lanes 0-15 evaluate polynomial 2w and lanes 16-31 polynomial 2w + 1.
-inline int block_row(int warp, int lane) {
-  return (warp * kit::kWarpSize + lane) / kPointsPerTile;
-}
-
 /// The trace of eval_polys_tabled<Table>. Every table access is one 4-byte kit::st_shared /
 /// kit::ld_shared instruction (never fused, moved or dropped), and every block stages its
 /// table once and reads it for each of its kPointTiles tiles of points unconditionally (zeros

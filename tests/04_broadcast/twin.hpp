@@ -1,22 +1,56 @@
 // The conflict-free twin eval_polys is timed against: the same kernel (demo.cuh) with each
-// polynomial's coefficients in a row of kCoefs + 1 floats. The tests own it: it is the answer
-// to Part 2.
+// polynomial's coefficients in a row of its own, the narrowest rows whose Horner steps the bank
+// model finds at their ideal. The tests own it, and find its pitch with the model.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
+
 #include <demo.hpp>
 
+#include "kit/bank_model.hpp"
 #include "kit/layout.hpp"
 
 namespace lesson04::testing {
 
-/// The twin's table: polynomial q's coefficients in a row of kCoefs + 1 floats.
-///
-///     q = 0: offsets  0  1 ... 31  [32]        warp 0, step k: lanes 0-15 read offset k,
-///     q = 1: offsets 33 34 ... 64  [65]        lanes 16-31 offset 33 + k: banks k and
-///     q = 2: offsets 66 67 ... 97  [98]        k + 1, two broadcasts: 1 wavefront
-using TwinCoefLayout = kit::Pitched<float, kPolysPerBlock, kCoefs, kCoefs + 1>;
+/// The polynomial (row of the block) that lane `lane` of warp `warp` evaluates: thread
+/// (x, y) of the 16 x 16 block is thread 16 y + x, and lane l of warp w is thread 32 w + l,
+/// so lanes 0-15 evaluate polynomial 2w and lanes 16-31 polynomial 2w + 1.
+KIT_HD constexpr int block_row(int warp, int lane) {
+  return (warp * kit::kWarpSize + lane) / kPointsPerTile;
+}
+
+/// The narrowest row pitch, in floats, from kCoefs up to twice it, at which every Horner step
+/// of every warp (lane l reads coefficient k of polynomial block_row(w, l)) costs the model
+/// its ideal; 0 when none does. The staging stores, a polynomial's 32 coefficients in a row,
+/// cost their ideal at any pitch.
+KIT_HD constexpr int narrowest_horner_pitch() {
+  for (int pitch = kCoefs; pitch <= 2 * kCoefs; ++pitch) {
+    bool ideal = true;
+    for (int warp = 0; warp < kBlockThreads / kit::kWarpSize && ideal; ++warp) {
+      for (int k = 0; k < kCoefs && ideal; ++k) {
+        kit::WarpAccess a;
+        for (int lane = 0; lane < kit::kWarpSize; ++lane) {
+          a.address[lane] =
+              static_cast<std::uint32_t>((block_row(warp, lane) * pitch + k) * sizeof(float));
+        }
+        ideal = kit::wavefronts(a) == kit::ideal_wavefronts(a.width);
+      }
+    }
+    if (ideal) {
+      return pitch;
+    }
+  }
+  return 0;
+}
+
+inline constexpr int kTwinPitch = narrowest_horner_pitch();
+static_assert(kTwinPitch > 0 && kPolysPerBlock * kTwinPitch <= kTableCapacity,
+              "some pitch within the table makes every Horner step cost its ideal");
+
+/// The twin's table: polynomial q's coefficients in row q, kTwinPitch floats apart.
+using TwinCoefLayout = kit::Pitched<float, kPolysPerBlock, kCoefs, kTwinPitch>;
 
 /// eval_polys with TwinCoefLayout (twin.cu).
 void eval_polys_twin(const float* coefs, int n_polys, const float* points, int n_points, float* out,

@@ -13,7 +13,8 @@ same answer). Each answer is a *unit*:
 - a **body**: a changed function body of two statements or more, whole.
 
 A unit counts only above a minimum size (`MIN_TOKENS` tokens, `MIN_WORDS` of them names or
-numbers, `MIN_CHARS` characters), so that `}` or `return t;` never count, and only if the
+numbers, `MIN_CHARS` characters), so that `}` or `return t;` never count, only if it computes
+something (a name alone, `sm.smem_reserved_per_block`, reads an input), and only if the
 starter does not hold it already. A text (a README, a demo header, a picture) holds a unit where
 its tokens, comments and prose included, contain the unit's tokens in order.
 
@@ -307,6 +308,16 @@ def big_enough(tokens: Sequence[str]) -> bool:
             and len("".join(tokens)) >= MIN_CHARS)
 
 
+_NAME = re.compile(r"^[A-Za-z_]\w*$")
+
+
+def names_a_thing(tokens: Sequence[str]) -> bool:
+    """Whether a phrase only names something (`sm.smem_reserved_per_block`, `a->b`): it reads
+    an input the tests and messages name too; the formula around it is the answer."""
+    return (all(_NAME.match(t) for t in tokens[::2])
+            and all(t in (".", "->", "::") for t in tokens[1::2]))
+
+
 def _contains(haystack: Sequence[str], needle: Sequence[str]) -> bool:
     n = len(needle)
     return any(list(haystack[i:i + n]) == list(needle) for i in range(len(haystack) - n + 1))
@@ -335,7 +346,8 @@ def answer_units(starter: str, solution: str, kernel_file: bool = False) -> List
     def add(tokens: List[str], kind: str, origin: str, line: int) -> None:
         tokens = _trim(tokens)
         key = tuple(tokens)
-        if key in seen or not big_enough(tokens) or _contains(a_text, tokens):
+        if (key in seen or not big_enough(tokens) or names_a_thing(tokens)
+                or _contains(a_text, tokens)):
             return
         seen.add(key)
         units.append(Unit(key, kind, origin, line))

@@ -6,7 +6,8 @@ from the starter, as code tokens (answer_units.py: values, type aliases, functio
 parts of each). None may stand in what a student reads before committing to an answer: the
 lesson's folder — README.md, demo.hpp, demo.cu, internal.cuh, the starter's own comments, the
 pictures under images/, hints.md (the hints give the idea and where to look, the last one
-included, never the code); nor in the course's own pages (COURSE_PAGES: the
+included, never the code); nor in the lesson's tests (tests/NN_topic, which the student
+repository ships: its twins, its expectations); nor in the course's own pages (COURSE_PAGES: the
 course README, docs/*.md, the kit's headers). Found anyway: a finding, with the file and line,
 unless the lesson's manifest (lessons/NN_topic/lesson.json, `answer_exceptions`) lists that
 place with its reason.
@@ -116,10 +117,12 @@ def lesson_units(answers_root: Path, lesson: Lesson) -> List[Tuple[Path, Unit]]:
 # What the student reads
 # ------------------------------------------------------------------------------------------
 
-def view_files(view_root: Path, lesson: Lesson) -> List[Path]:
-    """Every text file of the lesson's folder that the student reads before answering: all of
-    it, hints.md included (a hint gives the idea and where to look, never the code)."""
-    folder = view_root / "lessons" / lesson.folder
+def view_files(view_root: Path, lesson: Lesson, room: str = "lessons") -> List[Path]:
+    """Every text file of the lesson's folder in `room` that the student reads before
+    answering: lessons/NN_topic, all of it, hints.md included (a hint gives the idea and where
+    to look, never the code); tests/NN_topic, which travels with the student repository (its
+    twins find their layouts with the model rather than state them)."""
+    folder = view_root / room / lesson.folder
     return [p for p in sorted(folder.rglob("*")) if p.is_file() and p.suffix in TEXT_SUFFIXES]
 
 
@@ -324,6 +327,8 @@ def check(view_root: Path, answers_root: Path, numbers: Sequence[str],
             continue
         if lesson in with_solution:
             findings += answers_in_view(view_root, answers_root, lesson, used)
+            findings += answers_in_view(view_root, answers_root, lesson, used,
+                                        view_files(view_root, lesson, "tests"), view_root)
         findings += readme_structure(view_root, answers_root, lesson)
         findings += measured_blocks_in_view(view_root, lesson)
         findings += costs_in_demo_comments(view_root, lesson, used)

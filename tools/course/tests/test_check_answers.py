@@ -156,6 +156,16 @@ class PutBack(CourseCopy):
         self.assertTrue(found, "an answer in a hidden-test example was not found")
         self.assertIn("count - 1 - t", found[0].message)
 
+    def test_a_twin_in_the_lessons_tests_counts(self):
+        # tests/ travels with the student repository: lesson 04's twin once stated its pitch.
+        root = self.course("04")
+        twin = root / "tests" / lesson_folder("04") / "twin.hpp"
+        twin.parent.mkdir(parents=True)
+        twin.write_text("// The twin.\nusing Twin = kit::Pitched<float, 8, kCoefs, kCoefs + 1>;\n")
+        found = [f for f in self.findings(root, "04") if f.path.endswith("twin.hpp")]
+        self.assertEqual([f.line for f in found], [2], "\n".join(map(str, found)))
+        self.assertIn("kCoefs + 1", found[0].message)
+
     def test_a_measured_block_in_a_readme(self):
         # Lesson 01's README once printed the measured table of its demos below its questions.
         root = self.course("01")
@@ -399,6 +409,13 @@ class Units(unittest.TestCase):
         self.assertEqual(self.units(starter, solution), ["kTileDim + 1"])
         self.assertEqual(self.units("int g = kTileDim + 1;\nint k = 0;\n",
                                     "int g = kTileDim + 1;\nint k = kTileDim + 1;\n"), [])
+
+    def test_a_name_alone_is_no_answer(self):
+        # Reading a field names an input (lesson 10's sm.smem_reserved_per_block); the tests
+        # and messages name it too. The formula around it is the answer.
+        units = self.units("int f(const Sm& sm, int s) { return s; }\n",
+                           "int f(const Sm& sm, int s) { return s + sm.smem_reserved_per_block; }\n")
+        self.assertEqual(units, ["s + sm.smem_reserved_per_block"])
 
     def test_a_cast_around_a_formula(self):
         units = self.units("int b(int a) { return 0 * a; }\n",
