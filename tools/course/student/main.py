@@ -5,7 +5,7 @@
   watch [NN]      `test NN` again whenever the lesson's files change (default: the next lesson)
   hint NN         the next of lesson NN's graded hints (its hints.md), one at a time
   next            what to do next: the lesson, the file to edit and the command
-  progress        build each lesson, run its tests: the table, the status, what to do next
+  progress        build the lessons reached, run their tests: the table, what to do next
   reset NN        put lesson NN's starter files back as shipped (asks first)
 
 Examples:
@@ -133,17 +133,19 @@ def cmd_progress(args) -> int:
     known = [lesson for lesson in lessons if build.knows(lesson)]
     builds: Dict[str, LessonBuild] = {}
     taken: Dict[str, str] = {}
+    waiting: List[Lesson] = []
     try:
         if args.junit is not None:
             tests = list_tests(build.dir)
             results = read_junit(args.junit)
         else:
-            results, tests, taken, builds = progress_run(build, known, args)
+            results, tests, taken, builds, waiting = progress_run(build, known, args)
     except ResultError as e:
         raise CourseError(str(e)) from None
 
     progress = report.summarize(lessons, tests, results, builds=builds,
-                                on_demand=build.gpu_programs)
+                                on_demand=build.gpu_programs,
+                                not_reached={lesson.label for lesson in waiting})
     if args.command == "progress":
         print()
         print(report.Table(progress, lesson_loop.shown_path(build.dir, build.source_dir)).render())
@@ -166,20 +168,72 @@ def cmd_progress(args) -> int:
     return 0
 
 
+def reached(build: Build, lesson: Lesson, tests: Dict[str, TestInfo]) -> bool:
+    """Whether progress builds a lesson's CPU test programs before the lessons ahead of it pass
+    theirs: they are built already (kept current), or an exercise file of the lesson is the
+    student's (where the starters are known: a repository with its history)."""
+    mine = progress_cache.lesson_tests(lesson, tests, leave_out=[SANITIZE_LABEL])
+    if any(t.built is True and "cpu" in t.labels for t in mine.values()):
+        return True
+    try:
+        return bool(Starters(build.source_dir, lesson, None).changed())
+    except CourseError:
+        return False
+
+
+def build_reached(build: Build, lessons: List[Lesson], args, store: progress_cache.ResultStore
+                  ) -> Tuple[Dict[str, TestResult], Dict[str, TestInfo], Dict[str, str],
+                             Dict[str, LessonBuild], List[Lesson]]:
+    """The CPU part of the lessons the student has reached, in order: the first lesson whose CPU
+    tests do not pass yet and every lesson before it, and the lessons reached() says were
+    reached. Lessons past that are not built (a first build makes what the student needs first;
+    `./course test NN` builds any lesson at once). Returns (results, tests, {label: when reused
+    results were taken}, {label: this run's build}, the lessons built)."""
+    on_demand = build.gpu_programs
+    tests = list_tests(build.dir)
+    early = {lesson.label for lesson in lessons if reached(build, lesson, tests)}
+    results: Dict[str, TestResult] = {}
+    taken: Dict[str, str] = {}
+    builds: Dict[str, LessonBuild] = {}
+    tried: List[Lesson] = []
+    passed: set = set()
+    print(f"Building the lessons you have reached (cmake --build {build.dir} --target lessonNN"
+          f"{'-cpu' if on_demand else ''}):", flush=True)
+    while True:
+        frontier = next((x for x in lessons if x.label not in passed), None)
+        batch = [x for x in lessons
+                 if x not in tried and (x.label in early or x is frontier)]
+        if not batch:
+            break
+        tried += batch
+        builds.update(build_lessons(build, batch, args.jobs, cpu_only=on_demand))
+        built = [x for x in batch if not builds[x.label].failed]
+        tests, ran, reused = run_tests(build, built, "cpu", args.jobs, args.rerun, store)
+        results.update(ran)
+        taken.update(reused)
+        passed |= {p.lesson.label for p in report.summarize(built, tests, results)
+                   if p.cpu_done or (p.counted and p.cpu_total == 0)}
+        if frontier is None or frontier.label not in passed:
+            break
+    order = {lesson.label: i for i, lesson in enumerate(lessons)}
+    return results, tests, taken, builds, sorted(tried, key=lambda x: order[x.label])
+
+
 def progress_run(build: Build, lessons: List[Lesson], args):
-    """Builds and tests for the progress table: the CPU part of every lesson, then the GPU part
-    of the lessons that want it (wants_gpu; every lesson's where this build makes no GPU
-    programs: its GPU tests then report Skipped). Returns (results, tests, {label: when reused
-    results were taken}, {label: this run's build})."""
+    """Builds and tests for the progress table: the CPU part of the lessons reached (every
+    lesson's with --no-build, as last built), then the GPU part of the lessons that want it
+    (wants_gpu; every lesson's where this build makes no GPU programs: its GPU tests then report
+    Skipped). Returns (results, tests, {label: when reused results were taken}, {label: this
+    run's build}, the lessons not built because not reached yet)."""
     store = progress_cache.ResultStore(build.state_dir)
     on_demand = build.gpu_programs
     builds: Dict[str, LessonBuild] = {}
-    if not args.no_build:
-        print(f"Building the lessons (cmake --build {build.dir} --target lessonNN"
-              f"{'-cpu' if on_demand else ''}):", flush=True)
-        builds = build_lessons(build, lessons, args.jobs, cpu_only=on_demand)
-    built = [lesson for lesson in lessons if not builds.get(lesson.label, LessonBuild("")).failed]
-    tests, results, taken = run_tests(build, built, "cpu", args.jobs, args.rerun, store)
+    if args.no_build:
+        tried = lessons
+        tests, results, taken = run_tests(build, lessons, "cpu", args.jobs, args.rerun, store)
+    else:
+        results, tests, taken, builds, tried = build_reached(build, lessons, args, store)
+    built = [lesson for lesson in tried if not builds.get(lesson.label, LessonBuild("")).failed]
     if on_demand:
         cpu = {p.lesson.label: p for p in report.summarize(built, tests, results)}
         gpu_lessons = [lesson for lesson in built
@@ -199,7 +253,8 @@ def progress_run(build: Build, lessons: List[Lesson], args):
     for label, when in gpu_taken.items():
         taken[label] = min(when, taken.get(label, when))
     store.save()
-    return results, tests, taken, builds
+    waiting = [lesson for lesson in lessons if lesson not in tried]
+    return results, tests, taken, builds, waiting
 
 
 def remember(build: Build, progress: List[report.LessonProgress]) -> None:

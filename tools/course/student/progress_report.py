@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Set
 
 from course.model.course_model import (COMMAND, CPU_PART_DONE, DOES_NOT_BUILD, DONE, IN_PROGRESS,
                                        KERNEL_ON_CPU, Lesson, LessonBuild, NOT_BUILT_YET,
@@ -39,6 +39,11 @@ SANITIZER_RUNS_LEFT_OUT = ("the sanitizer runs of the GPU tests are not counted 
                            "slow, and only grading runs them, or `ctest --test-dir {build} -L "
                            "sanitize` on a GPU")
 
+
+#: The footnote of a lesson whose CPU test programs are not built yet: not reached.
+CPU_ON_DEMAND = ("not built yet is not failed: a lesson's CPU tests are built when you reach it "
+                 "(the lessons before it pass theirs, or you edit its files), or now with "
+                 "`{command}`")
 
 #: The footnote of a lesson whose GPU test programs are not built yet.
 GPU_ON_DEMAND = ("not built yet is not failed: a lesson's GPU tests are built once its CPU tests "
@@ -65,6 +70,7 @@ class LessonProgress:
     exercise_passed: int = 0
     not_built: List[str] = field(default_factory=list)  # test programs that are not built
     gpu_not_built: bool = False  # its GPU test programs are not built yet (built on demand)
+    not_reached: bool = False  # its CPU test programs are not built: built once it is reached
     build: Optional[LessonBuild] = None  # this run's build of the lesson, if it built it
     skip_reasons: List[str] = field(default_factory=list)  # distinct, in order
     failing: List[str] = field(default_factory=list)  # short test names
@@ -95,6 +101,8 @@ class LessonProgress:
     def status(self) -> str:
         if self.build_error:
             return NO_BUILD
+        if self.not_reached:
+            return NOT_STARTED
         if self.not_built:
             return NOT_BUILT
         if self.total == 0 and not self.gpu_not_built:
@@ -120,7 +128,7 @@ class LessonProgress:
     @property
     def counted(self) -> bool:
         """Whether its test counts mean anything (they are stale or absent otherwise)."""
-        return not (self.build_error or self.not_built)
+        return not (self.build_error or self.not_built or self.not_reached)
 
     def add(self, name: str, info: Optional[TestInfo], res: Optional[TestResult]) -> None:
         """Counts one registered test (res None: it has no result, so it did not pass)."""
@@ -163,12 +171,15 @@ def _program_not_built(info: Optional[TestInfo], res: Optional[TestResult]) -> s
 def summarize(lessons: List[Lesson], tests: Dict[str, TestInfo],
               results: Dict[str, TestResult], tree: str = "student",
               builds: Optional[Dict[str, LessonBuild]] = None,
-              on_demand: bool = False) -> List[LessonProgress]:
+              on_demand: bool = False,
+              not_reached: Optional[Set[str]] = None) -> List[LessonProgress]:
     """One LessonProgress per lesson, from the registered tests and the results that ran.
     A registered test with no result counts as not passed. builds: this run's build of each
     lesson, by label. on_demand: GPU test programs are built lesson by lesson when wanted, so
     one that is not built yet is not counted (the GPU cell says so), where its lesson's CPU
-    programs are built."""
+    programs are built. not_reached: labels of lessons whose CPU programs this run did not build
+    because the student has not reached them yet: not counted (the CPU cell says so) where
+    their programs are not built."""
     by_label = {lesson.label: LessonProgress(lesson, build=(builds or {}).get(lesson.label))
                 for lesson in lessons}
     for full in list(tests) + [n for n in results if n not in tests]:
@@ -177,6 +188,9 @@ def summarize(lessons: List[Lesson], tests: Dict[str, TestInfo],
             continue
         p = by_label[parts.label]
         info, res = tests.get(full), results.get(full)
+        if res is None and parts.label in (not_reached or ()):
+            p.not_reached = True
+            continue
         program = _program_not_built(info, res)
         if program:
             labels = (info.labels if info else []) or (res.labels if res else [])
@@ -198,13 +212,20 @@ class Table:
         self.reasons: List[str] = []
         self.build_dir = build_dir
 
+    @property
+    def build_flag(self) -> str:
+        """The course command's `--build-dir` where the build is not the preset's."""
+        return "" if self.build_dir == "build/student" else f" --build-dir {self.build_dir}"
+
     def _mark(self, reason: str) -> str:
         if reason not in self.reasons:
             self.reasons.append(reason)
         return f"[{self.reasons.index(reason) + 1}]"
 
-    @staticmethod
-    def cpu_cell(p: LessonProgress) -> str:
+    def cpu_cell(self, p: LessonProgress) -> str:
+        if p.not_reached:
+            return "not built yet " + self._mark(CPU_ON_DEMAND.format(
+                command=f"{COMMAND} test {p.lesson.number} --cpu" + self.build_flag))
         if not p.counted:
             return "-"
         return f"{p.cpu_passed}/{p.cpu_total}" if p.cpu_total else "none"
@@ -361,5 +382,5 @@ def reused_note(progress: List[LessonProgress], taken: Dict[str, str]) -> str:
 
 def verdict(p: LessonProgress, table: Table) -> str:
     """One lesson's line after `./course test` or `watch`."""
-    return (f"Lesson {p.lesson.number}: CPU {Table.cpu_cell(p)}, GPU {table.gpu_cell(p)}: "
+    return (f"Lesson {p.lesson.number}: CPU {table.cpu_cell(p)}, GPU {table.gpu_cell(p)}: "
             f"{p.status}")

@@ -141,23 +141,83 @@ class Progress(ToolTest):
 
     def test_a_lesson_that_does_not_build_says_so(self):
         # A stand-in cmake that fails for lesson01: its first error, and its old programs'
-        # results are not shown (its tests are not even run); lesson 02 still builds and runs.
+        # results are not shown (its tests are not even run); lesson 02, built before (so
+        # reached), still builds and runs.
         make_course(self.tmp / "course2", {"01_no_conflict": None, "02_stride_two": None})
         self.source = self.tmp / "course2"
         self.build = make_build(self.tmp / "build2", self.source)
         self.env["FAKE_CMAKE_FAIL"] = "lesson01"
-        proc = self.progress("junit-student-nogpu.xml", "tests-student-nogpu.json")
+        program = self.tmp / "lesson02_student_cpu"
+        program.write_text("built")
+        listing = test_list(self.tmp / "built.json",
+                            {"student/lesson01/A.Cpu": CPU,
+                             "student/lesson02/A.Cpu": CPU.replace("01", "02")},
+                            {"student/lesson01/A.Cpu": "", "student/lesson02/A.Cpu": str(program)})
+        proc = self.progress("junit-student-nogpu.xml", str(listing))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertRegex(self.row(proc.stdout, "01"), r"  -  +-  +does not build$")
         self.assertIn("Next: lesson 01 (No conflict) does not build", proc.stdout)
         self.assertIn("First error: /src/lessons/exercise.cu(12): error: expected a ';' (the "
                       f"whole log: {self.build / 'course' / 'build-lesson01.log'})", proc.stdout)
-        # Both at once first; that failed, so each on its own.
-        targets = [c.split("--target ")[1].split(" -j")[0] for c in self.calls()
-                   if c.startswith("cmake")]
-        self.assertEqual(targets, ["lesson01 lesson02", "lesson01", "lesson02"])
-        # lesson01's tests are not run (lesson02 has none registered in this list).
-        self.assertEqual([c for c in self.calls() if "--output-junit" in c], [])
+        # Lesson 02 is reached: its programs are built (kept current). Both at once first;
+        # that failed, so each on its own.
+        self.assertEqual(self.targets(), ["lesson01 lesson02", "lesson01", "lesson02"])
+        # lesson01's tests are not run; lesson02's are (it has CPU tests only).
+        runs = [c for c in self.calls() if "--output-junit" in c]
+        self.assertEqual(len(runs), 1, runs)
+        self.assertIn("-L ^(lesson02)$ -L ^cpu$", runs[0])
+
+    def two_lessons(self) -> None:
+        make_course(self.tmp / "course2", {"01_no_conflict": None, "02_stride_two": None})
+        self.source = self.tmp / "course2"
+        self.build = make_build(self.tmp / "build2", self.source)
+
+    def targets(self) -> list:
+        return [c.split("--target ")[1].split(" -j")[0] for c in self.calls()
+                if c.startswith("cmake")]
+
+    def test_a_lesson_past_the_first_unfinished_one_is_built_when_reached(self):
+        # The first build makes what the student needs first: lesson 01, whose CPU tests fail.
+        self.two_lessons()
+        listing = test_list(self.tmp / "two.json",
+                            {"student/lesson01/A.Cpu": CPU,
+                             "student/lesson02/A.Cpu": CPU.replace("01", "02")},
+                            {"student/lesson01/A.Cpu": "", "student/lesson02/A.Cpu": ""})
+        proc = self.progress(str(junit_file(self.tmp / "one.xml", [failed("A.Cpu")])),
+                             str(listing))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.targets(), ["lesson01"])
+        row = self.row(proc.stdout, "02")
+        self.assertRegex(row, r"  not built yet \[\d\]  +-  +not started$")
+        self.assertIn("not built yet is not failed: a lesson's CPU tests are built when you reach "
+                      "it (the lessons before it pass theirs, or you edit its files), or now with "
+                      "`./course test 02 --cpu", proc.stdout)
+        self.assertIn("Next: lesson 01", proc.stdout)
+
+    def test_the_next_lesson_is_built_once_the_cpu_part_before_it_passes(self):
+        self.two_lessons()
+        cases = [passed("A.Cpu", CPU), skipped_gpu("B.Gpu"),
+                 junit_case("student/lesson02/A.Cpu", labels=CPU.replace("01", "02"),
+                            status="fail", failure=True, output="crash")]
+        self.env["FAKE_CTEST_LIST"] = str(test_list(
+            self.tmp / "two.json", {"student/lesson01/A.Cpu": CPU,
+                                    "student/lesson01/B.Gpu": GPU.replace("exercise", "exercise"),
+                                    "student/lesson02/A.Cpu": CPU.replace("01", "02")}))
+        proc = self.progress(str(junit_file(self.tmp / "two.xml", cases)))
+        self.assertEqual(self.targets(), ["lesson01", "lesson02"])
+        self.assertNotIn("not built yet", self.row(proc.stdout, "02"))
+        self.assertIn("Next: lesson 02", proc.stdout)
+
+    def test_a_lesson_built_before_is_kept_current(self):
+        self.two_lessons()
+        program = self.tmp / "lesson02_student_cpu"
+        program.write_text("built")
+        self.env["FAKE_CTEST_LIST"] = str(test_list(
+            self.tmp / "built.json", {"student/lesson01/A.Cpu": CPU,
+                                      "student/lesson02/A.Cpu": CPU.replace("01", "02")},
+            {"student/lesson01/A.Cpu": "", "student/lesson02/A.Cpu": str(program)}))
+        self.progress(str(junit_file(self.tmp / "one.xml", [failed("A.Cpu")])))
+        self.assertEqual(self.targets(), ["lesson01 lesson02"])
 
     def test_done_when_the_gpu_exercise_tests_passed(self):
         cases = [passed("A.Cpu", CPU), passed("B.Gpu", GPU)]
@@ -330,6 +390,12 @@ class ProgressErrors(ToolTest):
 
     def test_no_cmake_or_no_ctest(self):
         self.env["PATH"] = str(self.tmp / "empty-path")
+        proc = self.progress("--build-dir", self.build)
+        self.assertOneLineError(proc, 1, "is not installed, or not on PATH")
+        only_ctest = self.tmp / "only-ctest"
+        only_ctest.mkdir()
+        shutil.copy2(self.bin / "ctest", only_ctest / "ctest")
+        self.env["PATH"] = str(only_ctest)  # the stand-in ctest, no cmake
         proc = self.progress("--build-dir", self.build)
         self.assertOneLineError(proc, 1, "cmake is not installed, or not on PATH")
         (self.bin / "ctest").unlink()
