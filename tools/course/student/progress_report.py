@@ -225,7 +225,7 @@ class Table:
     def cpu_cell(self, p: LessonProgress) -> str:
         if p.not_reached:
             return "not built yet " + self._mark(CPU_ON_DEMAND.format(
-                command=f"{COMMAND} test {p.lesson.number} --cpu" + self.build_flag))
+                command=f"{COMMAND} test NN --cpu" + self.build_flag))
         if not p.counted:
             return "-"
         return f"{p.cpu_passed}/{p.cpu_total}" if p.cpu_total else "none"

@@ -191,7 +191,7 @@ class Progress(ToolTest):
         self.assertRegex(row, r"  not built yet \[\d\]  +-  +not started$")
         self.assertIn("not built yet is not failed: a lesson's CPU tests are built when you reach "
                       "it (the lessons before it pass theirs, or you edit its files), or now with "
-                      "`./course test 02 --cpu", proc.stdout)
+                      "`./course test NN --cpu", proc.stdout)
         self.assertIn("Next: lesson 01", proc.stdout)
 
     def test_the_next_lesson_is_built_once_the_cpu_part_before_it_passes(self):
