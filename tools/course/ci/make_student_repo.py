@@ -9,8 +9,10 @@ Left out (course.model.student_repo): solutions/, .ci/, .github/workflows/ci.yml
 and workflows that build the solutions (ci, solutions, gpu-check), the maintainers' command
 (course-admin) and room (tools/course/ci), and the tools' tests that need them or the solutions
 (the answers check's, which puts answers back into the lessons; the one that writes mistakes
-into the reference kernels), and each lesson's answers (solutions/NN_topic/answers.md and its
-pictures). With --with-answers (a repository for learning on one's own, never one that is
+into the reference kernels), each lesson's answers (solutions/NN_topic/answers.md and its
+pictures), and the course's measured figures (the tables and charts of docs/measurements/ that
+no test reads; docs/measurements.md stays as a stub), which answer predictions and stay on the
+course's site. With --with-answers (a repository for learning on one's own, never one that is
 graded) they travel packed in tools/course/answers.pack, which `./course` opens for a lesson
 once its CPU part passes (course.model.answers): packed, not locked, so anyone who unpacks it
 reads every answer. Its README.md is its own, written from
@@ -24,7 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import os
 import re
 import sys
 import tarfile
@@ -112,6 +113,20 @@ def pack_answers(tar: tarfile.TarFile) -> Dict[str, Dict[str, str]]:
 NOT_HERE = ("*Not in this repository: the course's reference figures for the lessons answer their "
             "predictions, and stay with the course's answers.*")
 
+#: The course's measured figures: the tables and charts directly in this folder (its
+#: subfolders hold raw data a tool's test replays, e.g. bank_probe/).
+MEASUREMENTS = "docs/measurements"
+#: The site's page of them, which the student repository has as a stub: the stride sweeps and
+#: every lesson's demos and exercises answer the lessons' predictions, so they stay on the
+#: course's site, whose lesson pages link a lesson's answers only at the lesson's end.
+MEASUREMENTS_PAGE = "docs/measurements.md"
+MEASUREMENTS_STUB = """# Measured results
+
+*Not in this repository: the course's measured figures (the stride sweeps, and every lesson's
+demos and exercises as its tests measured them) answer the lessons' predictions, and stay with
+the course's answers.*
+"""
+
 
 def read_by_tests(out: Path) -> Set[str]:
     """The course's files that a lesson's tests read (course_test_reads in its
@@ -126,30 +141,26 @@ def read_by_tests(out: Path) -> Set[str]:
 
 
 def leave_out_answer_figures(out: Path) -> List[str]:
-    """Takes the lessons' measured figures out of the exported course: the files their manifests'
-    `measured` blocks show (the blocks stand in the answers, which stay with the course), unless
-    a page of docs/ shows them as a picture (the stride sweeps) or a test reads them
-    (read_by_tests); with them, the site's blocks and
-    pictures made from them, and each manifest's `measured` and its answers' pictures (under
-    solutions/, which the repository has not). Returns what it did, in a sentence."""
+    """Takes the course's measured figures out of the exported course: every table and chart
+    of docs/measurements/ (the lessons' figures, which their answers show, and the stride
+    sweeps, which answer the first lessons' predictions), unless a test reads it
+    (read_by_tests); the site's page of them becomes a stub (MEASUREMENTS_PAGE); with them go
+    the site's blocks and pictures made from them, and each manifest's `measured` and its
+    answers' pictures (under solutions/, which the repository has not). Returns what it did, in
+    a sentence."""
     lessons = find_lessons(out)
-    named: Set[str] = set()
-    for lesson in lessons:
-        for e in lesson.manifest.measured:
-            named.add(e.table or e.chart)
     pictures_txt, measured_txt = out / PICTURES_MANIFEST, out / MEASURED_MANIFEST
     pictures = manifest_lines(pictures_txt, PICTURES_MANIFEST) if pictures_txt.is_file() else []
     measured = manifest_lines(measured_txt, MEASURED_MANIFEST) if measured_txt.is_file() else []
-    sources = {f[0]: f[2] for _, f in pictures if len(f) >= 3 and f[1] == "chart"}
-    named |= {sources[p] for p in list(named) if p in sources}
-    shown = set()  # the pictures docs/*.md show, from the course's root
-    for page in (out / "docs").glob("*.md"):
-        for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", page.read_text(encoding="utf-8")):
-            shown.add(os.path.normpath(os.path.join("docs", target)).replace(os.sep, "/"))
-    shown |= {sources[s] for s in list(shown) if s in sources}
-    gone = sorted(p for p in named - shown - read_by_tests(out) if (out / p).is_file())
+    folder = out / MEASUREMENTS
+    figures = {f"{MEASUREMENTS}/{p.name}" for p in folder.iterdir() if p.is_file()} \
+        if folder.is_dir() else set()
+    gone = sorted(figures - read_by_tests(out))
     for p in gone:
         (out / p).unlink()
+    page = out / MEASUREMENTS_PAGE
+    if page.is_file():
+        page.write_text(MEASUREMENTS_STUB, encoding="utf-8")
     # The site's blocks and pictures made from what went: their manifests' lines, and the
     # blocks of docs/*.md they fill.
     dropped_blocks = [f[0] for _, f in measured if len(f) >= 3 and f[2] in gone]
@@ -159,20 +170,21 @@ def leave_out_answer_figures(out: Path) -> List[str]:
             lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
             path.write_text("".join(line for n, line in enumerate(lines, 1) if n not in drop),
                             encoding="utf-8")
-    for page in (out / "docs").glob("*.md"):
-        text = page.read_text(encoding="utf-8")
+    for doc in (out / "docs").glob("*.md"):
+        text = doc.read_text(encoding="utf-8")
         for name in dropped_blocks:
             text = re.sub(rf"^<!-- measured:{re.escape(name)} -->\n.*?^<!-- /measured -->$",
                           NOT_HERE, text, flags=re.M | re.S)
-        page.write_text(text, encoding="utf-8")
+        doc.write_text(text, encoding="utf-8")
     for lesson in lessons:
         m = lesson.manifest
         stripped = dataclasses.replace(
             m, measured=(), pictures=tuple(p for p in m.pictures if not p.svg.startswith("solutions/")))
         if stripped != m:
             (lesson.dir / MANIFEST).write_text(manifest_json(stripped), encoding="utf-8")
-    return [f"left out the lessons' measured figures ({len(gone)} files of docs/measurements/; "
-            f"they answer predictions) and the site's blocks made from them"]
+    return [f"left out the course's measured figures ({len(gone)} files of {MEASUREMENTS}/, and "
+            f"{MEASUREMENTS_PAGE} but for a stub: they answer predictions) and the site's blocks "
+            f"and pictures made from them"]
 
 
 def make(source: Path, out: Path, ref: str, use_git: bool, with_answers: bool = False) -> List[str]:

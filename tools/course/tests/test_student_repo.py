@@ -19,6 +19,7 @@ from course.ci import make_student_repo
 from course.model import answers, lesson_table
 from course.model.course_model import find_lessons
 from course.ci.make_student_repo import student_presets
+from course.model.student_repo import left_out
 
 
 def git(repo, *args):
@@ -54,6 +55,23 @@ class Presets(unittest.TestCase):
                 self.assertNotIn(gone, have, kind)
         self.assertIn("progress", names["buildPresets"])
         self.assertIn("student", names["workflowPresets"])
+
+
+class TransposeBench(unittest.TestCase):
+    def test_the_bench_ships_and_its_variants_wait_for_what_you_should_see(self):
+        # Lessons 05 and 08 have the student build and run transpose-bench, which times the
+        # student's own lesson 05 kernels: the tool stays in the student repository. Its
+        # variants are finished padded transposes, lesson 05's answer in its shape, so no
+        # lesson README points at them before its "What you should see".
+        self.assertFalse(left_out("tools/transpose_bench/main.cpp"))
+        self.assertFalse(left_out("tools/transpose_bench/variants/variants.cu"))
+        readmes = sorted((ROOT / "lessons").glob("*/README.md"))
+        self.assertTrue(readmes)
+        for readme in readmes:
+            before = readme.read_text(encoding="utf-8").split("\n## What you should see", 1)[0]
+            self.assertNotIn("transpose_bench/variants", before,
+                             f"{readme.relative_to(ROOT)} points at the variants before "
+                             f"'What you should see'")
 
 
 @unittest.skipIf(NOT_A_CHECKOUT, f"needs the course's git checkout: {NOT_A_CHECKOUT}")
@@ -112,23 +130,31 @@ class StudentRepo(ToolTest):
         self.assertEqual(sorted(out.rglob(answers.ANSWERS_FILE)), [])
         self.assertIn("left the lessons' answers out", proc.stdout)
 
-    def test_the_lessons_measured_figures_stay_with_the_answers(self):
-        # Every lesson's reference figures answer its predictions (lessons.csv: the demos'
-        # wavefronts and slowdowns): the student repository leaves them out, with the site's
-        # blocks made from them, and the manifests no longer name them; the stride sweeps the
-        # site's page shows stay. What is left is consistent: the docs checks pass there.
+    def test_the_measured_figures_stay_with_the_answers(self):
+        # The course's measured figures answer predictions: every lesson's (lessons.csv: the
+        # demos' wavefronts and slowdowns) and the stride sweeps (lessons 01, 02, 06 and 10 ask
+        # what strides cost). The student repository leaves them out, the site's page of them is
+        # a stub, and the manifests no longer name them. What a test reads stays: lesson 09's
+        # recorded gains, the probe tables tools/bank-probe/measured replays. What is left is
+        # consistent: the docs checks pass there.
         self.assertEqual(self.make("--no-git").returncode, 0)
         out = self.tmp / "student"
         measurements = out / "docs" / "measurements"
-        self.assertFalse((measurements / "lessons.csv").exists())
-        self.assertFalse((measurements / "lesson10_lab_jagged.csv").exists())
-        self.assertTrue((measurements / "stride_sweep_float.csv").is_file())
-        # A file a test reads stays: lesson 09's speed test reads the reference GPU's gains.
+        for gone in ("lessons.csv", "lesson10_lab_jagged.csv", "transpose.csv",
+                     "stride_sweep_float.csv", "stride_sweep_float.svg", "stride_sweep_half.csv"):
+            self.assertFalse((measurements / gone).exists(), gone)
         self.assertIn("docs/measurements/gemm_gain.csv", make_student_repo.read_by_tests(out))
-        self.assertTrue((measurements / "gemm_gain.csv").is_file())
-        page = (out / "docs" / "measurements.md").read_text()
-        self.assertNotIn("measured:site_lessons", page)
-        self.assertIn("Not in this repository", page)
+        self.assertEqual({f"docs/measurements/{p.name}" for p in measurements.iterdir()
+                          if p.is_file()},
+                         {p for p in make_student_repo.read_by_tests(out)
+                          if p.startswith("docs/measurements/")})
+        self.assertTrue([p for p in (measurements / "bank_probe").iterdir() if p.is_file()])
+        self.assertEqual((out / "docs" / "measurements.md").read_text(),
+                         make_student_repo.MEASUREMENTS_STUB)
+        for manifest in ("measured.txt", "pictures.txt"):
+            lines = [line for line in (out / "docs" / manifest).read_text().splitlines()
+                     if line.strip() and not line.startswith("#")]
+            self.assertFalse([line for line in lines if "docs/measurements/" in line], manifest)
         for lesson in find_lessons(out):
             self.assertEqual(lesson.manifest.measured, (), lesson.folder)
             self.assertFalse([p for p in lesson.manifest.pictures if p.svg.startswith("solutions/")])
@@ -138,6 +164,44 @@ class StudentRepo(ToolTest):
                                   env=dict(os.environ, PYTHONPATH=str(ROOT / "tools")),
                                   capture_output=True, text=True, timeout=120)
             self.assertEqual(proc.returncode, 0, f"{script}: {proc.stdout}{proc.stderr}")
+
+    def test_every_link_of_its_pages_is_there(self):
+        # What a page of the student repository links — its README, a lesson's README, a page
+        # of docs/ — is in the repository, headings included: what is left out (the answers,
+        # the measured figures) leaves no link behind.
+        self.assertEqual(self.make("--no-git").returncode, 0)
+        out = self.tmp / "student"
+        sys.path.insert(0, str(ROOT / "tools" / "docs"))
+        try:
+            import docs_common
+        finally:
+            sys.path.pop(0)
+        pages = [out / "README.md", *sorted((out / "lessons").glob("*/README.md")),
+                 *sorted((out / "docs").glob("*.md"))]
+        self.assertGreater(len(pages), 12)
+        broken = []
+        for page in pages:
+            doc = page.relative_to(out).as_posix()
+            targets = []
+            for _, line, code in docs_common.prose_lines(page.read_text(encoding="utf-8")):
+                if not code:
+                    docs_common.map_links(line, lambda _i, _t, target, whole:
+                                          targets.append(target) or whole)
+            for target in targets:
+                if docs_common.is_external(target) or target.startswith(("@", "#")):
+                    continue
+                path = out / docs_common.resolve(doc, target)
+                if not path.exists():
+                    broken.append(f"{doc} links to {target}, which is not there")
+                elif "#" in target and path.suffix == ".md":
+                    anchor = target.split("#", 1)[1]
+                    headings = {docs_common.github_slug(line.lstrip("#"))
+                                for _, line, code in
+                                docs_common.prose_lines(path.read_text(encoding="utf-8"))
+                                if not code and line.startswith("#")}
+                    if anchor not in headings:
+                        broken.append(f"{doc} links to {target}: no such heading")
+        self.assertEqual(broken, [])
 
     def test_the_answers_travel_packed_and_out_of_view(self):
         self.assertEqual(self.make("--no-git", "--with-answers").returncode, 0)
