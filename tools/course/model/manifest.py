@@ -2,8 +2,8 @@
 
   {
     "lesson": "03",
-    "title": "Stride 32, and one float of padding",
-    "teaches": "columns of a tile; the +1 padding",
+    "title": "Stride 32, and padding a tile",
+    "teaches": "columns of a tile; padding its rows",
     "points": 10,
     "kernel_on_cpu": false,
     "gpu": {"compute_capability": "7.5", "tma": false, "ldmatrix": false, "counters": true},
