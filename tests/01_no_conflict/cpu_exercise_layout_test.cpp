@@ -1,6 +1,7 @@
 // Part 3 on the CPU: the readback reverses each block, and the bank model finds every
 // shared-memory instruction of the kernel conflict-free, with a layout that keeps every
-// thread's element (a layout that loses data scores nothing, however cheap).
+// thread's element (a layout that loses data scores nothing, however cheap). A failure is
+// reported at the function of exercise.hpp it judges.
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -10,7 +11,10 @@
 
 #include <exercise.hpp>
 
+#include "kit/at_ideal.hpp"
 #include "kit/bank_model.hpp"
+#include "kit/testing_exercise.hpp"
+#include "kit/trace.hpp"
 #include "reverse_trace.hpp"
 
 namespace {
@@ -43,7 +47,7 @@ TEST(Layout, ReadbackReversesTheBlock) {
     std::iota(reversed.rbegin(), reversed.rend(), 0);
     for (int t = 0; t < count; ++t) {
       const int wanted = reversed[static_cast<std::size_t>(t)];
-      ASSERT_EQ(lesson01::reversed_thread(t, count), wanted)
+      KIT_ASSERT_EQ_AT_EXERCISE("reversed_thread", lesson01::reversed_thread(t, count), wanted)
           << "thread " << t << " of a block of " << count << " writes back the element of the "
           << "thread as far from the block's end as it is from its start";
     }
@@ -52,21 +56,20 @@ TEST(Layout, ReadbackReversesTheBlock) {
 
 TEST(Layout, EveryWarpInstructionIsConflictFree) {
   const std::optional<std::string> loss = staging_loss();
-  ASSERT_FALSE(loss.has_value()) << "stage_offset: " << *loss;
-  // Full blocks and short last blocks: each instruction must cost the ideal (1 wavefront).
+  KIT_ASSERT_AT_EXERCISE("stage_offset", !loss.has_value()) << "stage_offset: " << *loss;
+  // Full blocks and short last blocks: each instruction must cost the ideal (1 wavefront). One
+  // failure for the layout: the first instruction over it, the lanes that collide there, and
+  // how many more do the same.
+  kit::Trace all;
   for (int n : {lesson01::kBlockThreads, lesson01::kBlockThreads + 77, 45}) {
     const kit::Trace trace = lesson01::testing::reverse_trace(n);
     for (const kit::TraceEntry& e : trace.entries()) {
-      const kit::BankReport r = kit::analyze(e.access, e.op);
-      ASSERT_TRUE(r.ok()) << e.what;
-      EXPECT_EQ(r.wavefronts, r.ideal)
-          << e.what << " (n = " << n << ") costs " << r.wavefronts
-          << " wavefronts: lane 0 uses bank " << r.lanes[0].bank << ", lane 1 bank "
-          << r.lanes[1].bank << ", lane 8 bank " << r.lanes[8].bank
-          << ". Draw warp 0's stores: `bank-map --type float --store --index 'EXPR'`, EXPR your "
-             "stage_offset with l for t (the starter's: '(l%8)*32 + l/8').";
+      all.add(e.op, e.access, e.repeat, e.what + " (n = " + std::to_string(n) + ")");
     }
   }
+  KIT_EXPECT_AT_EXERCISE("stage_offset", kit::at_ideal(all))
+      << "Draw warp 0's stores: `bank-map --type float --store --index 'EXPR'`, EXPR your "
+         "stage_offset with l for t (the starter's: '(l%8)*32 + l/8').";
 }
 
 } // namespace

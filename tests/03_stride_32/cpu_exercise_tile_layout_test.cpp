@@ -1,6 +1,7 @@
 // Part 2 on the CPU: the bank model over every column of your tile layout gives 1 wavefront,
 // and every instruction of score_rows costs its ideal: as cheap as the twin; each with a tile
-// that keeps every element (a layout that loses data scores nothing, however cheap).
+// that keeps every element (a layout that loses data scores nothing, however cheap). A failure
+// is reported at TileLayout's line in exercise.hpp.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -11,6 +12,7 @@
 #include "kit/at_ideal.hpp"
 #include "kit/bank_model.hpp"
 #include "kit/layout.hpp"
+#include "kit/testing_exercise.hpp"
 #include "score_rows/layout_checks.hpp"
 #include "score_rows/trace.hpp"
 #include "score_rows_trace.hpp"
@@ -28,7 +30,8 @@ std::string picture() {
 }
 
 TEST(TileLayout, EveryColumnIsOneWavefront) {
-  ASSERT_TRUE((families::score_rows::keeps_every_element<ScoreRows, lesson03::TileLayout>()));
+  KIT_ASSERT_AT_EXERCISE(
+      "TileLayout", (families::score_rows::keeps_every_element<ScoreRows, lesson03::TileLayout>()));
   kit::Trace columns; // the warp's h-th read of column c: lane l reads row scored_row(l, h)
   for (int h = 0; h < ScoreRows::kRowsPerLane; ++h) {
     for (int c = 0; c < kTileDim; ++c) {
@@ -41,14 +44,15 @@ TEST(TileLayout, EveryColumnIsOneWavefront) {
                       std::to_string(ScoreRows::scored_row(kit::kWarpSize - 1, h)));
     }
   }
-  ASSERT_TRUE(kit::at_ideal(columns)) << picture();
+  KIT_ASSERT_AT_EXERCISE("TileLayout", kit::at_ideal(columns)) << picture();
 }
 
 TEST(TileLayout, ScoreRowsAsCheapAsItsTwin) {
   using lesson03::testing::Traces;
-  ASSERT_TRUE((families::score_rows::keeps_every_element<ScoreRows, lesson03::TileLayout>()));
+  KIT_ASSERT_AT_EXERCISE(
+      "TileLayout", (families::score_rows::keeps_every_element<ScoreRows, lesson03::TileLayout>()));
   for (auto [rows, cols] : {std::pair{1000, 777}, std::pair{kTileDim, kTileDim}}) {
-    ASSERT_TRUE(kit::at_ideal(Traces::exercise(rows, cols)))
+    KIT_ASSERT_AT_EXERCISE("TileLayout", kit::at_ideal(Traces::exercise(rows, cols)))
         << rows << " x " << cols << ": score_rows must cost what its twin costs\n"
         << picture();
     EXPECT_DOUBLE_EQ(Traces::model_ratio(rows, cols), 1.0)

@@ -17,6 +17,7 @@
 
 #include "cpu_matrix_run.hpp"
 #include "kit/cpu_run.hpp"
+#include "kit/testing_exercise.hpp"
 #include "kit/testing_matrix.hpp"
 #include "matrix_check.hpp"
 #include "transpose_trace.hpp"
@@ -46,39 +47,51 @@ kit::Trace exact_trace(int rows, int cols) {
 
 /// Runs `op` on the CPU on every kernel shape and checks the output, the findings and the
 /// requests against the trace of Tile. Each kind of failure is reported once, for the first
-/// shape that shows it, with the count of shapes that repeat it.
+/// shape that shows it, with the count of shapes that repeat it, at the line of exercise.cu
+/// (or exercise.hpp) it names. The messages do not name the kernel (the test does): the same
+/// mistake in the kernel both tiles share reads the same in both tests.
 template <class Tile>
 void expect_kernel_on_cpu(const char* name, lesson05::MatrixOp op, bool conflict_free) {
   kit::testing::FailuresByKind failures;
+  const auto add = [&](const std::string& kind, const std::string& shape,
+                       const std::string& message) {
+    failures.add(kind, shape, message, KIT_EXERCISE_LINE_IN(message));
+  };
   for (const Shape s : kKernelShapes) {
     const std::string shape = s.name();
     const lesson05::testing::CpuMatrixRun r = lesson05::testing::run_on_cpu(name, op, s);
     const kit::cpu::KernelRun& run = r.run;
     if (!run.findings.empty()) {
-      failures.add("findings", shape,
-                   std::string("the CPU run of your ") + name + " found:\n" + run.findings_text());
+      add("findings", shape, "the CPU run of your kernel found:\n" + run.findings_text());
       continue; // what it wrote, and how, means little after a race or a fault
     }
-    failures.add("output", shape,
-                 lesson05::testing::same_transpose(r.out, r.in, s) << " (" << name << ")");
+    const ::testing::AssertionResult output = kit::testing::same_transpose<std::uint32_t>(
+        r.out, r.in, s, lesson05::kTileDim, [&](std::size_t, std::uint32_t value) {
+          const auto how = run.moved(&value, sizeof value);
+          return how ? "On the CPU, " + *how : std::string();
+        });
+    if (!output) {
+      add("output", shape, output.message());
+    }
     if (run.requests.empty()) {
       failures.add("no requests", shape,
-                   std::string(name) + ": no shared-memory access: the kernel does not stage its "
-                                       "tile through a kit::SharedTile yet");
+                   "no shared-memory access: the kernel does not stage its tile through a "
+                   "kit::SharedTile yet",
+                   KIT_EXERCISE_PLACE("transpose_tile_kernel"));
       continue;
     }
     const auto difference = kit::cpu::compare_requests(run, exact_trace<Tile>(s.rows, s.cols));
     if (difference) {
-      failures.add("requests", shape,
-                   std::string(name) +
-                       ": your kernel's shared-memory requests are not those of your functions "
-                       "(store_coord, load_coord, tile_extent, the layout):\n  " +
-                       *difference);
+      add("requests", shape,
+          "your kernel's shared-memory requests are not those of your functions (store_coord, "
+          "load_coord, tile_extent, the layout):\n  " +
+              *difference);
     }
     if (conflict_free) {
       if (const auto over = run.first_over_ideal()) {
-        failures.add("ideal", shape,
-                     std::string(name) + ": the padded tile must cost the ideal: " + *over);
+        // Which banks the accesses ask is the layout's doing: the failure points there.
+        failures.add("ideal", shape, "the padded tile must cost the ideal: " + *over,
+                     KIT_EXERCISE_PLACE("PaddedLayout"));
       }
     }
   }

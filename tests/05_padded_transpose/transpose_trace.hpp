@@ -10,6 +10,7 @@
 // model's inactive lanes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -98,30 +99,45 @@ inline bool same_element(kit::Coord a, kit::Coord b) {
   return a.row == b.row && a.col == b.col;
 }
 
-/// True when load_coord reads, for every thread, the element that phase 1 stored for the
-/// transposed position (output (col0 + y, row0 + x) is input (row0 + x, col0 + y)).
-inline bool load_coord_transposes() {
-  for (int x = 0; x < kTileDim; ++x) {
-    for (int y = 0; y < kTileDim; ++y) {
-      if (!same_element(load_coord(x, y), store_coord(y, x))) {
-        return false;
-      }
-    }
+/// Who wrote an output element in the emulation: thread (x, y) of the tile at (row0, col0), in
+/// phase 2, from tile element `from` (load_coord(x, y)); x < 0 for an element no thread wrote.
+struct EmulatedWrite {
+  int x = -1, y = -1;  ///< The thread.
+  int row0 = 0;        ///< The tile's first input row...
+  int col0 = 0;        ///< ... and column.
+  kit::Coord from{};   ///< The tile element it read.
+  bool staged = false; ///< Whether phase 1 had put a value there.
+};
+
+/// "phase 2 of the tile at row 0, column 32: thread (x = 1, y = 0) wrote it from
+/// load_coord(1, 0) = tile element (0, 1)", for a message that names where a value came from.
+inline std::string describe(const EmulatedWrite& w) {
+  if (w.x < 0) {
+    return "";
   }
-  return true;
+  std::ostringstream s;
+  s << "phase 2 of the tile at row " << w.row0 << ", column " << w.col0 << ": thread (x = " << w.x
+    << ", y = " << w.y << ") wrote it from load_coord(" << w.x << ", " << w.y
+    << ") = tile element (" << w.from.row << ", " << w.from.col << ")"
+    << (w.staged ? "" : ", which phase 1 did not fill");
+  return s.str();
 }
 
 /// Runs transpose_tile_kernel<Tile> on the CPU, built from the same functions: every block,
 /// phase 1 then phase 2, through a tile of kit::cosize<Tile>(kTileDim, kTileDim) values. Returns an
 /// error message for the first thing the functions get wrong (an element read or written outside
 /// the matrix, a coordinate outside the tile), or nothing when the run completes; `out` holds
-/// the result.
+/// the result, and `writes` (when given) who wrote each of its elements.
 template <class Tile>
-std::optional<std::string> emulate_tile_transpose(const std::vector<std::uint32_t>& in,
-                                                  std::vector<std::uint32_t>& out, int rows,
-                                                  int cols) {
+std::optional<std::string>
+emulate_tile_transpose(const std::vector<std::uint32_t>& in, std::vector<std::uint32_t>& out,
+                       int rows, int cols, std::vector<EmulatedWrite>* writes = nullptr) {
   static_assert(holds_the_tile<Tile>());
   std::vector<std::uint32_t> tile(static_cast<std::size_t>(kit::cosize<Tile>(kTileDim, kTileDim)));
+  std::vector<bool> staged(tile.size());
+  if (writes != nullptr) {
+    writes->assign(out.size(), EmulatedWrite{});
+  }
   const auto outside = [](kit::Coord e) {
     return e.row < 0 || e.row >= kTileDim || e.col < 0 || e.col >= kTileDim;
   };
@@ -134,6 +150,7 @@ std::optional<std::string> emulate_tile_transpose(const std::vector<std::uint32_
   };
   for (int row0 = 0; row0 < rows; row0 += kTileDim) {
     for (int col0 = 0; col0 < cols; col0 += kTileDim) {
+      std::fill(staged.begin(), staged.end(), false); // a new block: its tile not yet filled
       const int tile_rows = tile_extent(row0, rows);
       const int tile_cols = tile_extent(col0, cols);
       for (int y = 0; y < tile_rows; ++y) {
@@ -148,7 +165,9 @@ std::optional<std::string> emulate_tile_transpose(const std::vector<std::uint32_
           if (outside(e)) {
             return where("phase 1 stores to", e, row0, col0, x, y);
           }
-          tile[static_cast<std::size_t>(Tile{}(e.row, e.col))] = in[kit::matrix_index(r, c, cols)];
+          const auto slot = static_cast<std::size_t>(Tile{}(e.row, e.col));
+          tile[slot] = in[kit::matrix_index(r, c, cols)];
+          staged[slot] = true;
         }
       }
       for (int y = 0; y < tile_cols; ++y) {
@@ -163,7 +182,11 @@ std::optional<std::string> emulate_tile_transpose(const std::vector<std::uint32_
           if (outside(e)) {
             return where("phase 2 loads", e, row0, col0, x, y);
           }
-          out[kit::matrix_index(r, c, rows)] = tile[static_cast<std::size_t>(Tile{}(e.row, e.col))];
+          const auto slot = static_cast<std::size_t>(Tile{}(e.row, e.col));
+          out[kit::matrix_index(r, c, rows)] = tile[slot];
+          if (writes != nullptr) {
+            (*writes)[kit::matrix_index(r, c, rows)] = {x, y, row0, col0, e, staged[slot]};
+          }
         }
       }
     }

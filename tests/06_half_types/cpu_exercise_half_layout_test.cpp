@@ -1,53 +1,46 @@
 // Part 2 on the CPU: with your tile layout, every column of the half tile reads in one
 // wavefront, and every instruction of transpose_half costs the ideal of its width, ragged
 // edges included; each with a tile that keeps every element (a layout that loses data scores
-// nothing, however cheap).
+// nothing, however cheap). A failure names the first instruction over its ideal and the lanes
+// that collide there, once, at HalfTileLayout in exercise.hpp.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <utility>
 
 #include <exercise.hpp>
 
+#include "half_layout_checks.hpp"
 #include "half_trace.hpp"
-#include "kit/bank_model.hpp"
-#include "kit/layout.hpp"
+#include "kit/at_ideal.hpp"
+#include "kit/testing_exercise.hpp"
 #include "kit/trace.hpp"
 
 namespace {
 
-using lesson06::kTileDim;
+using lesson06::testing::every_column_read_at_ideal;
+using lesson06::testing::tile_keeps_every_element;
 
 TEST(HalfLayout, EveryColumnReadIsOneWavefront) {
-  const auto loss = lesson06::testing::tile_loss();
-  ASSERT_FALSE(loss.has_value()) << *loss;
-  for (int y = 0; y < kTileDim; ++y) {
-    // Phase 2 of transpose_half: lane x reads element (x, y), a tile column.
-    const kit::BankReport r = kit::analyze(kit::warp_access(lesson06::HalfTileLayout{}, [&](int x) {
-      return kit::Coord{x, y};
-    }));
-    ASSERT_TRUE(r.ok()) << kit::to_string(r.error);
-    EXPECT_EQ(r.wavefronts, r.ideal)
-        << "column " << y << " with kHalfPitch = " << lesson06::kHalfPitch << " costs "
-        << r.wavefronts << " wavefronts: " << kit::colliding_lanes(r)
-        << ". Draw it: `bank-map --type half --layout " << kTileDim << "x" << lesson06::kHalfPitch
-        << " --column " << y << "`.";
-  }
+  KIT_ASSERT_AT_EXERCISE("HalfTileLayout", tile_keeps_every_element());
+  KIT_EXPECT_AT_EXERCISE("HalfTileLayout", every_column_read_at_ideal());
 }
 
 TEST(HalfLayout, TransposeHalfCostsTheIdealEverywhere) {
-  const auto loss = lesson06::testing::tile_loss();
-  ASSERT_FALSE(loss.has_value()) << *loss;
+  KIT_ASSERT_AT_EXERCISE("HalfTileLayout", tile_keeps_every_element());
+  // A full tile's phase 2 reads every column: the same message as EveryColumnReadIsOneWavefront
+  // when one is over its ideal.
+  KIT_ASSERT_AT_EXERCISE("HalfTileLayout", every_column_read_at_ideal());
+  kit::Trace all;
   for (const auto& [rows, cols] : {std::pair{32, 32}, std::pair{1, 1}, std::pair{31, 33},
                                    std::pair{1000, 777}, std::pair{1, 4097}, std::pair{4097, 1}}) {
+    const std::string shape = std::to_string(rows) + " x " + std::to_string(cols) + ", ";
     const kit::Trace trace = lesson06::testing::half_trace(rows, cols);
     for (const kit::TraceEntry& e : trace.entries()) {
-      const kit::BankReport r = kit::analyze(e.access, e.op);
-      ASSERT_TRUE(r.ok()) << e.what << ": " << kit::to_string(r.error);
-      EXPECT_EQ(r.wavefronts, r.ideal)
-          << rows << " x " << cols << ", " << e.what << ": " << r.wavefronts << " wavefronts where "
-          << r.ideal << " would do";
+      all.add(e.op, e.access, e.repeat, shape + e.what);
     }
   }
+  KIT_EXPECT_AT_EXERCISE("HalfTileLayout", kit::at_ideal(all));
 }
 
 } // namespace

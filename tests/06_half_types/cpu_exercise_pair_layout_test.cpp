@@ -1,45 +1,46 @@
 // Part 3 on the CPU: with your padding, every pair access of transpose_half2 (phase-1 column
 // stores, phase-2 row loads) is aligned and costs one wavefront, in a tile that keeps every
-// element (a layout that loses data scores nothing, however cheap).
+// element (a layout that loses data scores nothing, however cheap). A failure names the first
+// access over its ideal and the lanes that collide there, once, at HalfTileLayout in
+// exercise.hpp.
 #include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
 
 #include <exercise.hpp>
 
+#include "half_layout_checks.hpp"
 #include "half_trace.hpp"
-#include "kit/bank_model.hpp"
+#include "kit/at_ideal.hpp"
+#include "kit/testing_exercise.hpp"
 #include "kit/trace.hpp"
 
 namespace {
 
+using lesson06::testing::every_pair_access_at_ideal;
+using lesson06::testing::tile_keeps_every_element;
+
 TEST(PairLayout, EveryPairAccessIsOneWavefront) {
-  const auto loss = lesson06::testing::tile_loss();
-  ASSERT_FALSE(loss.has_value()) << *loss;
-  const auto misaligned = lesson06::testing::pair_misalignment();
-  ASSERT_FALSE(misaligned.has_value()) << *misaligned;
-  const kit::Trace trace = lesson06::testing::pair_tile_trace();
-  for (const kit::TraceEntry& e : trace.entries()) {
-    const kit::BankReport r = kit::analyze(e.access, e.op);
-    ASSERT_TRUE(r.ok()) << e.what << ": " << kit::to_string(r.error);
-    EXPECT_EQ(r.wavefronts, r.ideal)
-        << e.what << " with kHalfPitch = " << lesson06::kHalfPitch << " costs " << r.wavefronts
-        << " wavefronts: " << kit::colliding_lanes(r);
-  }
+  KIT_ASSERT_AT_EXERCISE("HalfTileLayout", tile_keeps_every_element());
+  KIT_EXPECT_AT_EXERCISE("HalfTileLayout", every_pair_access_at_ideal());
 }
 
 TEST(PairLayout, Half2KernelCostsTheIdealEverywhere) {
-  const auto loss = lesson06::testing::tile_loss();
-  ASSERT_FALSE(loss.has_value()) << *loss;
-  const auto misaligned = lesson06::testing::pair_misalignment();
-  ASSERT_FALSE(misaligned.has_value()) << *misaligned;
+  KIT_ASSERT_AT_EXERCISE("HalfTileLayout", tile_keeps_every_element());
+  // A full tile moves in pairs: the same message as EveryPairAccessIsOneWavefront when one of
+  // its accesses is misaligned or over its ideal.
+  KIT_ASSERT_AT_EXERCISE("HalfTileLayout", every_pair_access_at_ideal());
+  kit::Trace all;
   for (const auto& [rows, cols] :
        {std::pair{64, 96}, std::pair{62, 34}, std::pair{1000, 778}, std::pair{31, 33}}) {
+    const std::string shape = std::to_string(rows) + " x " + std::to_string(cols) + ", ";
     const kit::Trace trace = lesson06::testing::half2_trace(rows, cols);
     for (const kit::TraceEntry& e : trace.entries()) {
-      const kit::BankReport r = kit::analyze(e.access, e.op);
-      ASSERT_TRUE(r.ok()) << e.what << ": " << kit::to_string(r.error);
-      EXPECT_EQ(r.wavefronts, r.ideal) << rows << " x " << cols << ", " << e.what;
+      all.add(e.op, e.access, e.repeat, shape + e.what);
     }
   }
+  KIT_EXPECT_AT_EXERCISE("HalfTileLayout", kit::at_ideal(all));
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 
 #include "half_trace.hpp"
 #include "kit/cpu_run.hpp"
+#include "kit/testing_exercise.hpp"
 #include "kit/testing_matrix.hpp"
 
 namespace lesson06::testing {
@@ -35,18 +37,34 @@ inline std::string over_ideal_hint(const std::string& over) {
          "banks it asks is decided by your tile: HalfTileLayout and kHalfPad in exercise.hpp.";
 }
 
+/// `n` (at most 65535) distinct 16-bit values, none of them the poison 0xffff, in a scrambled
+/// order: every input element a value of its own, so that a value names where it came from.
+inline std::vector<std::uint16_t> distinct_halves(std::size_t n) {
+  constexpr std::uint32_t kValues = 0xffff; // 0 .. 0xfffe
+  constexpr std::uint32_t kStep = 40499;    // i -> i * kStep % kValues is one-to-one:
+  static_assert(std::gcd(kValues, kStep) == 1, "the step must be coprime to the count of values");
+  std::vector<std::uint16_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    v[i] = static_cast<std::uint16_t>(static_cast<std::uint32_t>(i) * kStep % kValues);
+  }
+  return v;
+}
+
 /// Runs `op` on the CPU on every shape of cpu_kernel_shapes() and checks it; with
 /// `conflict_free`, every request must also cost its ideal. Each kind of failure is reported
-/// once, for the first shape that shows it, with the count of shapes that repeat it.
+/// once, for the first shape that shows it, with the count of shapes that repeat it, at the
+/// line of the student's files it names (a conflict: at HalfTileLayout in exercise.hpp, whose
+/// banks they are).
 inline void expect_kernel_on_cpu(const char* name, HalfMatrixOp op, bool pairs,
                                  bool conflict_free) {
   kit::testing::FailuresByKind failures;
+  const auto add = [&](const std::string& kind, const std::string& shape,
+                       const std::string& message) {
+    failures.add(kind, shape, message, KIT_EXERCISE_LINE_IN(message));
+  };
   for (const kit::testing::Shape s : cpu_kernel_shapes()) {
     const std::string shape = s.name();
-    std::vector<std::uint16_t> bits(s.size());
-    for (std::size_t i = 0; i < bits.size(); ++i) {
-      bits[i] = static_cast<std::uint16_t>(i * 2654435761u >> 7); // distinct enough, no 0xffff
-    }
+    const std::vector<std::uint16_t> bits = distinct_halves(s.size());
     std::vector<__half> values(s.size());
     std::memcpy(static_cast<void*>(values.data()), bits.data(), bits.size() * sizeof(__half));
     kit::cpu::GuardedBuffer<__half> in(s.size(), "in"), out(s.size(), "out");
@@ -55,29 +73,37 @@ inline void expect_kernel_on_cpu(const char* name, HalfMatrixOp op, bool pairs,
         kit::cpu::record([&] { op(in.get(), out.get(), s.rows, s.cols, nullptr); });
     kit::cpu::log_counts(name, s.rows, s.cols, run);
     if (!run.findings.empty()) {
-      failures.add("findings", shape,
-                   std::string("the CPU run of ") + name + " found:\n" + run.findings_text());
+      add("findings", shape,
+          std::string("the CPU run of ") + name + " found:\n" + run.findings_text());
       continue; // what it wrote, and how, means little after a race or a fault
     }
     const std::vector<__half> result = out.to_vector();
     std::vector<std::uint16_t> got(s.size());
     std::memcpy(got.data(), static_cast<const void*>(result.data()), got.size() * sizeof(__half));
-    failures.add("output", shape,
-                 kit::testing::same_transpose(got, bits, s, kTileDim) << " (" << name << ")");
+    const ::testing::AssertionResult output = kit::testing::same_transpose<std::uint16_t>(
+        got, bits, s, kTileDim, [&](std::size_t, std::uint16_t value) {
+          const auto how = run.moved(&value, sizeof value);
+          return how ? "On the CPU, " + *how : std::string();
+        });
+    if (!output) {
+      add("output", shape, std::string(name) + ": " + output.message());
+    }
     const auto difference =
         kit::cpu::compare_requests(run, transpose_trace_entries(s.rows, s.cols, pairs));
     if (difference) {
-      failures.add("requests", shape,
-                   std::string(name) +
-                       ": the kernel's shared-memory requests are not those of "
-                       "the lesson's geometry (demo.hpp) through your tile:\n  " +
-                       *difference);
+      add("requests", shape,
+          std::string(name) +
+              ": the kernel's shared-memory requests are not those of "
+              "the lesson's geometry (demo.hpp) through your tile:\n  " +
+              *difference);
     }
     if (conflict_free) {
       if (const auto over = run.first_over_ideal()) {
+        // Which banks the accesses ask is the tile's doing: the failure points there.
         failures.add("ideal", shape,
                      std::string(name) + ": every request must cost the ideal: " + *over +
-                         over_ideal_hint(*over));
+                         over_ideal_hint(*over),
+                     KIT_EXERCISE_PLACE("HalfTileLayout"));
       }
     }
   }

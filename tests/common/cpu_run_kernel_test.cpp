@@ -7,6 +7,7 @@
 
 #include <cuda_fp16.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -259,6 +260,100 @@ TEST(CpuRun, ATileWithoutKitSharedIsNamed) {
   ASSERT_EQ(run.findings.size(), 1u) << run.findings_text();
   EXPECT_TRUE(holds(run.findings[0], {"thread (1, 0) of block (0, 0)", "again",
                                       "KIT_SHARED kit::SharedTile<Layout> tile;"}));
+}
+
+// Thread x stores x + 1 in element x; after the barrier, thread x reads element x + 1.
+constexpr int kMovedStoreLine = __LINE__ + 5; // the lines moved() names
+constexpr int kMovedLoadLine = __LINE__ + 6;
+__global__ void shift_left(float* out) {
+  KIT_SHARED kit::SharedTile<Row> tile;
+  const int x = static_cast<int>(threadIdx.x);
+  tile(0, x) = static_cast<float>(x + 1);
+  __syncthreads();
+  out[x] = tile(0, (x + 1) % 32);
+}
+
+TEST(CpuRun, AValueIsTracedToTheThreadsAndLinesThatMovedIt) {
+  kit::cpu::GuardedBuffer<float> out(32, "out");
+  const kit::cpu::KernelRun run =
+      kit::cpu::record([&] { kit::launch(shift_left, dim3(1), dim3(32), nullptr, out.get()); });
+  ASSERT_TRUE(run.findings.empty()) << run.findings_text();
+  const float six = out.to_vector()[4]; // thread 4 read element 5, which thread 5 stored
+  const std::optional<std::string> how = run.moved(&six, sizeof six);
+  ASSERT_TRUE(how.has_value());
+  const std::string file = "cpu_run_kernel_test.cpp:";
+  EXPECT_EQ(*how, "thread (4, 0) of block (0, 0) read it at " + file +
+                      std::to_string(kMovedLoadLine) +
+                      " from tile element (0, 5), where thread "
+                      "(5, 0) had stored it at " +
+                      file + std::to_string(kMovedStoreLine) + " in tile element (0, 5)");
+  const float none = 1000.0f; // no access moved it
+  EXPECT_FALSE(run.moved(&none, sizeof none).has_value());
+}
+
+// Thread x stores the pair (2 x, 2 x + 1) at elements 2 x, 2 x + 1; after the barrier, thread
+// x loads the pair of thread x + 1 and writes its two halves.
+__global__ void shift_pairs(__half* out) {
+  KIT_SHARED kit::SharedTile<HalfRow> tile;
+  const int x = static_cast<int>(threadIdx.x);
+  tile.as<__half2>(0, 2 * x) =
+      __halves2half2(__ushort_as_half(static_cast<unsigned short>(2 * x)),
+                     __ushort_as_half(static_cast<unsigned short>(2 * x + 1)));
+  __syncthreads();
+  const __half2 p = tile.as<__half2>(0, 2 * ((x + 1) % 32));
+  out[2 * x] = __low2half(p);
+  out[2 * x + 1] = __high2half(p);
+}
+
+TEST(CpuRun, AHalfInAPairIsNamedByItsHalf) {
+  kit::cpu::GuardedBuffer<__half> out(64, "out");
+  const kit::cpu::KernelRun run =
+      kit::cpu::record([&] { kit::launch(shift_pairs, dim3(1), dim3(32), nullptr, out.get()); });
+  ASSERT_TRUE(run.findings.empty()) << run.findings_text();
+  const unsigned short eleven = 11; // the high half of thread 5's pair, which thread 4 loaded
+  const std::optional<std::string> how = run.moved(&eleven, sizeof eleven);
+  ASSERT_TRUE(how.has_value());
+  EXPECT_TRUE(holds(*how, {"thread (4, 0) of block (0, 0) read it at cpu_run_kernel_test.cpp:",
+                           "as the high half of the 4-byte load of tile element (0, 10)",
+                           "where thread (5, 0) had stored it at cpu_run_kernel_test.cpp:",
+                           "as the high half of the 4-byte store to tile element (0, 10)"}))
+      << *how;
+}
+
+// Every thread reads an element no thread wrote.
+__global__ void unwritten(float* out) {
+  KIT_SHARED kit::SharedTile<Row> tile;
+  const int x = static_cast<int>(threadIdx.x);
+  out[x] = tile(0, x);
+}
+
+TEST(CpuRun, UninitialisedReadsOfOneLineAreOneFinding) {
+  kit::cpu::GuardedBuffer<float> out(32, "out");
+  const kit::cpu::KernelRun run =
+      kit::cpu::record([&] { kit::launch(unwritten, dim3(1), dim3(32), nullptr, out.get()); });
+  ASSERT_EQ(run.findings.size(), 1u) << run.findings_text();
+  EXPECT_TRUE(holds(run.findings[0], {"uninitialised shared read: thread (0, 0) of block (0, 0)",
+                                      "reads tile element (0, 0)",
+                                      "(and 31 more like it: the same lines, other threads or "
+                                      "elements)"}))
+      << run.findings[0];
+}
+
+TEST(CpuRun, ARequestOverItsIdealNamesTheLanesThatCollide) {
+  kit::cpu::GuardedBuffer<float> out(64, "out");
+  const kit::cpu::KernelRun run =
+      kit::cpu::record([&] { kit::launch(stride_two, dim3(1), dim3(32, 2), nullptr, out.get()); });
+  ASSERT_TRUE(run.findings.empty()) << run.findings_text();
+  const std::optional<std::string> over = run.first_over_ideal();
+  ASSERT_TRUE(over.has_value());
+  // Stride 2: lanes 0 and 16 ask bank 0 for words 0 and 32; lanes 1, 2 and 3 collide with no
+  // one and are not listed.
+  EXPECT_TRUE(holds(*over, {"warp 0 of block (0, 0), cpu_run_kernel_test.cpp:",
+                            "4-byte store: 32 active lane(s), more wavefronts than the ideal",
+                            "lanes 0 and 16 (threads (0, 0) and (16, 0)) ask bank 0 for different "
+                            "words: tile elements (0, 0) and (0, 32)"}))
+      << *over;
+  EXPECT_EQ(over->find("lane 1 "), std::string::npos) << *over;
 }
 
 } // namespace

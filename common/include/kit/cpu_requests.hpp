@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <string>
 #include <tuple>
@@ -35,6 +36,9 @@
 #include "kit/cpu_findings.hpp"
 
 namespace kit::cpu_runtime {
+
+/// Bytes of a lane's value a request keeps (the widest shared access: 16).
+inline constexpr int kValueBytes = 16;
 
 /// One warp request as the CPU run recorded it.
 struct Request {
@@ -48,19 +52,23 @@ struct Request {
   std::string tile;        ///< Which tile (its declaration's line).
   int row[kWarpSize] = {}; ///< Per active lane: the tile element's row...
   int col[kWarpSize] = {}; ///< ... and column.
+  /// Per active lane: the bytes it loaded or stored (the first `access.width` of them), so that
+  /// a wrong output value can be traced back to the accesses that moved it.
+  std::uint8_t value[kWarpSize][kValueBytes] = {};
 };
 
 /// One shared access of one thread, as the checks let it happen.
 struct Access {
-  int thread = 0;               ///< The block's linear thread index.
-  int tile = 0;                 ///< The tile (its index, in the order tiles were declared).
-  int width = 0;                ///< Bytes.
-  int site = 0;                 ///< The source line's id (kit::cpu_runtime::Sites).
-  int row = 0;                  ///< The tile element's row...
-  int col = 0;                  ///< ... and column.
-  int nth = 0;                  ///< Executions of this line (and op) by this thread before.
-  std::uint32_t byte = 0;       ///< The byte offset in the tile.
-  SharedOp op = SharedOp::load; ///< Load or store.
+  int thread = 0;                       ///< The block's linear thread index.
+  int tile = 0;                         ///< The tile (its index, in the order tiles were declared).
+  int width = 0;                        ///< Bytes.
+  int site = 0;                         ///< The source line's id (kit::cpu_runtime::Sites).
+  int row = 0;                          ///< The tile element's row...
+  int col = 0;                          ///< ... and column.
+  int nth = 0;                          ///< Executions of this line (and op) by this thread before.
+  std::uint32_t byte = 0;               ///< The byte offset in the tile.
+  SharedOp op = SharedOp::load;         ///< Load or store.
+  std::uint8_t value[kValueBytes] = {}; ///< The bytes loaded or stored (`width` of them).
 };
 
 /// The accesses of the running block and the requests of the run, block by block.
@@ -113,6 +121,7 @@ public:
       r.access.address[lane] = a.byte;
       r.row[lane] = a.row;
       r.col[lane] = a.col;
+      std::memcpy(r.value[lane], a.value, sizeof a.value);
     }
   }
 

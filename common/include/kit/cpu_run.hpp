@@ -72,13 +72,27 @@ private:
 
 using Request = cpu_runtime::Request; ///< One recorded warp request.
 
+/// "thread (x, y)" of lane `lane` of request `r` (blockDim.x is r.block_x).
+inline std::string thread_of(const Request& r, int lane) {
+  const unsigned t = static_cast<unsigned>(r.warp * kWarpSize + lane);
+  const unsigned bx = r.block_x ? r.block_x : 1u;
+  return "thread (" + std::to_string(t % bx) + ", " + std::to_string(t / bx) + ")";
+}
+
+/// "warp 0 of block (1, 2), exercise.cu:27, 4-byte store".
+inline std::string describe_instruction(const Request& r) {
+  std::ostringstream s;
+  s << "warp " << r.warp << " of block (" << r.block.x << ", " << r.block.y << "), "
+    << r.site.describe() << ", " << r.access.width << "-byte "
+    << (r.op == SharedOp::load ? "load" : "store");
+  return s.str();
+}
+
 /// "warp 0 of block (1, 2), exercise.cu:27, 4-byte store: lane 0 at tile element (0, 0),
 /// lane 1 at (1, 0), ... (32 lanes)".
 inline std::string describe(const Request& r) {
   std::ostringstream s;
-  s << "warp " << r.warp << " of block (" << r.block.x << ", " << r.block.y << "), "
-    << r.site.describe() << ", " << r.access.width << "-byte "
-    << (r.op == SharedOp::load ? "load" : "store") << ": ";
+  s << describe_instruction(r) << ": ";
   int shown = 0, active = 0;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (!(r.access.mask >> lane & 1u)) {
@@ -134,17 +148,66 @@ inline std::optional<std::string> conflicting_lanes(const Request& r) {
   return std::nullopt;
 }
 
+namespace detail {
+
+/// KernelRun::moved()'s words for the `size` bytes at `at` of lane `lane` of load `i`.
+inline std::string describe_move(const std::vector<Request>& requests, std::size_t i, int lane,
+                                 std::size_t at, std::size_t size) {
+  const Request& load = requests[i];
+  // " as the low half of the 4-byte load of tile element (0, 0)" where the access is wider than
+  // the value; " from tile element (0, 1)" otherwise.
+  const auto part = [&](const Request& r, int l, std::size_t byte, const char* from) {
+    const std::string e =
+        "tile element (" + std::to_string(r.row[l]) + ", " + std::to_string(r.col[l]) + ")";
+    const std::size_t width = static_cast<std::size_t>(r.access.width);
+    if (width <= size) {
+      return std::string(" ") + from + " " + e;
+    }
+    const std::string which =
+        width == 2 * size ? (byte == 0 ? "the low half" : "the high half")
+                          : "bytes " + std::to_string(byte) + "-" + std::to_string(byte + size - 1);
+    return " as " + which + " of the " + std::to_string(width) + "-byte " +
+           (r.op == SharedOp::load ? "load of " : "store to ") + e;
+  };
+  std::string text = thread_of(load, lane) + " of block (" + std::to_string(load.block.x) + ", " +
+                     std::to_string(load.block.y) + ") read it at " + load.site.describe() +
+                     part(load, lane, at, "from");
+  const std::uint32_t address = load.access.address[lane] + static_cast<std::uint32_t>(at);
+  for (std::size_t j = i; j-- > 0;) {
+    const Request& r = requests[j];
+    if (r.block.x != load.block.x || r.block.y != load.block.y || r.block.z != load.block.z) {
+      break; // the requests are block by block
+    }
+    if (r.op != SharedOp::store || r.tile != load.tile) {
+      continue;
+    }
+    for (int l = 0; l < kWarpSize; ++l) {
+      const std::uint32_t first = r.access.address[l];
+      const std::uint32_t width = static_cast<std::uint32_t>(r.access.width);
+      if (!(r.access.mask >> l & 1u) || address < first || address + size > first + width ||
+          std::memcmp(r.value[l] + (address - first), load.value[lane] + at, size) != 0) {
+        continue;
+      }
+      return text + ", where " + thread_of(r, l) + " had stored it at " + r.site.describe() +
+             part(r, l, address - first, "in");
+    }
+  }
+  return text;
+}
+
+} // namespace detail
+
 /// What one CPU run of a kernel (or of a function that launches kernels) did.
 struct KernelRun {
   std::vector<Request> requests;     ///< Every warp request of every block, in order.
   std::vector<std::string> findings; ///< Races, bounds, barriers: empty when none.
   int launches = 0;                  ///< Kernel launches.
 
-  /// The findings, one per line.
+  /// The findings, one per line, each indented by two spaces (no newline after the last).
   std::string findings_text() const {
     std::string s;
     for (const std::string& f : findings) {
-      s += "  " + f + "\n";
+      s += (s.empty() ? "  " : "\n  ") + f;
     }
     return s;
   }
@@ -169,9 +232,48 @@ struct KernelRun {
         return describe(r) + ": not a valid request (" + to_string(b.error) + ")";
       }
       if (b.wavefronts > b.ideal) {
+        // The lanes that collide, not the first lanes of the request.
+        int active = 0;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          active += static_cast<int>(r.access.mask >> lane & 1u);
+        }
         const auto lanes = conflicting_lanes(r);
-        return describe(r) + ": more wavefronts than the ideal of its width (a bank conflict" +
+        return describe_instruction(r) + ": " + std::to_string(active) +
+               " active lane(s), more wavefronts than the ideal of its width (a bank conflict" +
                (lanes ? ": " + *lanes : std::string()) + ")";
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// How the run moved a value through shared memory: the first load, in the order the run made
+  /// them, of `size` bytes equal to `bytes` (at a multiple of `size` within a lane's access), and
+  /// the last store of the same block before it that left them there, in words: "thread (1, 0)
+  /// of block (0, 0) read it at exercise.cu:26 from tile element (0, 1), where thread (1, 0) had
+  /// stored it at exercise.cu:22 in tile element (0, 1)"; a value in a wider access is named by
+  /// its part ("as the low half of the 4-byte load of tile element (0, 0)"). Nothing when no
+  /// load of the run holds it. (Tests give every input element a value of its own, so that a
+  /// value names where it came from.)
+  std::optional<std::string> moved(const void* bytes, std::size_t size) const {
+    if (size == 0) {
+      return std::nullopt;
+    }
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      const Request& r = requests[i];
+      if (r.op != SharedOp::load) {
+        continue;
+      }
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (!(r.access.mask >> lane & 1u)) {
+          continue;
+        }
+        const std::size_t width = static_cast<std::size_t>(r.access.width);
+        for (std::size_t at = 0; at + size <= width && at + size <= cpu_runtime::kValueBytes;
+             at += size) {
+          if (std::memcmp(r.value[lane] + at, bytes, size) == 0) {
+            return detail::describe_move(requests, i, lane, at, size);
+          }
+        }
       }
     }
     return std::nullopt;

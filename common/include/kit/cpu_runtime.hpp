@@ -2,8 +2,9 @@
 /// @brief The CPU run of a course kernel: the same kernel source, compiled by the host compiler,
 /// runs each block's threads as cooperative fibers that switch at `__syncthreads()`; blocks run
 /// one after another. Every access to a kit::SharedTile is recorded (thread, byte, width, load or
-/// store, the source line) and checked; accesses past a kit::cpu::GuardedBuffer fault on a guard
-/// page and are reported by thread and element.
+/// store, the source line, the bytes it moved: a wrong output value is traced back to the lines
+/// that moved it, kit::cpu::KernelRun::moved) and checked; accesses past a kit::cpu::GuardedBuffer
+/// fault on a guard page and are reported by thread and element.
 ///
 /// What it checks, by thread and line:
 ///   - shared memory: an element outside the tile, a misaligned typed access, a read of bytes no
@@ -56,6 +57,7 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <stdexcept>
@@ -119,16 +121,23 @@ public:
   }
 
   /// Records and checks one shared access of `width` bytes at byte `byte` of tile `tile`,
-  /// element (row, col). Returns false when the access must not happen (outside the tile,
-  /// misaligned): a load then reads zeros, a store writes nothing.
+  /// element (row, col); a store's bytes are `stored`. Returns false when the access must not
+  /// happen (outside the tile, misaligned): a load then reads zeros, a store writes nothing.
   bool shared_access(int tile, SharedOp op, std::int64_t byte, int width, int row, int col,
-                     const char* file, int line) {
+                     const char* file, int line, const void* stored = nullptr) {
     require_kernel("a shared tile");
     const int site = sites_.id(file, line);
     if (!shadow_.check_access(block_threads(), tile, op, byte, width, row, col, site)) {
       return false;
     }
     Access a;
+    // The value moved: what a load reads is in the tile's storage now (no thread runs between
+    // this check and the load).
+    const void* value = op == SharedOp::load ? shadow_.tile(tile).bytes + byte : stored;
+    if (value != nullptr) {
+      std::memcpy(a.value, value,
+                  static_cast<std::size_t>(width < kValueBytes ? width : kValueBytes));
+    }
     a.thread = fibers_.current();
     a.tile = tile;
     a.byte = static_cast<std::uint32_t>(byte);

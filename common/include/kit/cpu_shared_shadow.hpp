@@ -180,7 +180,8 @@ public:
       m << "uninitialised shared read: " << threads.id_of(u.thread).describe()
         << " reads tile element (" << u.row << ", " << u.col << ") of " << t.name << " at "
         << sites_[u.site].describe() << ", which no thread of the block has written before it";
-      findings_.report(m.str());
+      // One finding per line and tile: a wrong index reads many unwritten elements alike.
+      findings_.report(m.str(), "uninitialised " + t.name + " " + sites_[u.site].describe());
     }
     unwritten_.clear();
   }

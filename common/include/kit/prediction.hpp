@@ -7,6 +7,9 @@
 ///
 ///     [kit-prediction] kPredictedStrideOneWavefronts: your 1 = the model's 1
 ///
+/// A wrong prediction is reported at the constant's line in the lesson's exercise.hpp (where
+/// the student changes it), not at the test's (kit/testing_exercise.hpp).
+///
 /// Host code only (GoogleTest, no CUDA): the lessons' CPU test programs use it.
 #pragma once
 
@@ -16,6 +19,8 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+
+#include "kit/testing_exercise.hpp"
 
 namespace kit {
 
@@ -83,17 +88,22 @@ template <class T>
 
 namespace detail {
 
-/// EXPECT_PRED_FORMAT3's side of KIT_EXPECT_PREDICTION: the name is the predicted
-/// expression's last part (lesson01::kPredictedX -> kPredictedX).
-template <class T>
-::testing::AssertionResult prediction_format(const char* predicted_expr, const char*, const char*,
-                                             const T& predicted, const T& model,
-                                             const char* question) {
+/// The constant a prediction names: the predicted expression's last part
+/// (lesson01::kPredictedX -> kPredictedX).
+inline std::string_view prediction_name(const char* predicted_expr) {
   std::string_view name(predicted_expr);
   if (const auto colons = name.rfind("::"); colons != std::string_view::npos) {
     name.remove_prefix(colons + 2);
   }
-  return check_prediction(name, predicted, model, question);
+  return name;
+}
+
+/// KIT_EXPECT_PREDICTION's check: check_prediction under the constant's name.
+template <class T>
+::testing::AssertionResult prediction_format(const char* predicted_expr, const char*, const char*,
+                                             const T& predicted, const T& model,
+                                             const char* question) {
+  return check_prediction(prediction_name(predicted_expr), predicted, model, question);
 }
 
 } // namespace detail
@@ -101,7 +111,10 @@ template <class T>
 
 /// Expects the student's constant `predicted` (e.g. lesson01::kPredictedStrideOneWavefronts)
 /// to equal the model's value `model` (same type: exactly for integers, as EXPECT_DOUBLE_EQ
-/// for doubles); a wrong one fails with its value and `question`, a right one prints the
+/// for doubles); a wrong one fails with its value and `question`, at the constant's line in
+/// the exercise files (the test's line where it is not found), and a right one prints the
 /// model's value (kit::check_prediction).
 #define KIT_EXPECT_PREDICTION(predicted, model, question)                                          \
-  EXPECT_PRED_FORMAT3(::kit::detail::prediction_format, predicted, model, question)
+  KIT_EXPECT_AT_EXERCISE(                                                                          \
+      ::kit::detail::prediction_name(#predicted),                                                  \
+      ::kit::detail::prediction_format(#predicted, #model, #question, predicted, model, question))

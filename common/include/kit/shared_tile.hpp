@@ -87,7 +87,7 @@ public:
   /// A store.
   const SharedRef& operator=(const V& v) const {
     if (cpu_runtime::Runtime::get().shared_access(tile_, SharedOp::store, byte_, sizeof(V), row_,
-                                                  col_, file_, line_)) {
+                                                  col_, file_, line_, &v)) {
       std::memcpy(bytes_ + byte_, static_cast<const void*>(&v), sizeof(V));
     }
     return *this;

@@ -10,11 +10,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "kit/testing_exercise.hpp"
 
 namespace kit::testing {
 
@@ -89,14 +94,23 @@ template <class Bits>
          << (value == static_cast<Bits>(~Bits{}) ? " (never written: still the poison)" : "");
 }
 
+/// How a wrong output element got its value: (its index in the output, its bits) -> words, or ""
+/// when that is not known.
+/// (Not deduced from a call's argument: a lambda converts to it.)
+template <class Bits>
+using OriginOf = typename std::enable_if<true, std::function<std::string(std::size_t, Bits)>>::type;
+
 /// Bit-for-bit equality with the transpose of `in` (a row-major `s.rows x s.cols` matrix of
 /// random bit patterns, so that a value names the element it came from). The message names how
 /// many elements differ and, for the first, the input element it holds and the one it should:
 /// "out(1, 0) holds in(35, 0); expected in(0, 1)", or that it was never written (all bits set:
-/// the poison) or holds a value no input element has.
+/// the poison) or holds a value no input element has. `origin`, when given, says how the first
+/// wrong element got its value (its index in `got` and the value; "" when it cannot tell): a
+/// CPU run of the kernel knows the thread and the line that moved it.
 template <class Bits>
 ::testing::AssertionResult same_transpose(const std::vector<Bits>& got, const std::vector<Bits>& in,
-                                          Shape s, int tile) {
+                                          Shape s, int tile,
+                                          const OriginOf<Bits>& origin = OriginOf<Bits>()) {
   const std::vector<Bits> want = cpu_transpose(in, s);
   const auto [wrong, first] = differences(got, want);
   if (wrong == 0) {
@@ -132,43 +146,50 @@ template <class Bits>
                          : "");
     }
   }
+  const std::string how = origin && first < got.size() ? origin(first, value) : std::string();
   return ::testing::AssertionFailure()
          << wrong << " of " << want.size() << " output elements differ; the first, "
          << element("out", r, c) << " in output tile (" << r / static_cast<std::size_t>(tile)
          << ", " << c / static_cast<std::size_t>(tile) << "), " << holds << "; expected "
          << element("in", c, r) << " (the " << s.name() << " input transposed is " << s.cols
-         << " x " << s.rows << ")";
+         << " x " << s.rows << ")" << (how.empty() ? "" : ".\n" + how);
 }
 
 /// The failures of a loop over shapes, one message per kind: a wrong layout or index fails every
 /// shape the same way, and one message (the first shape's) with the count of shapes that repeat
-/// it says so without burying the next kind of failure.
+/// it says so without burying the next kind of failure. A kind may name its place in the
+/// student's files (kit/testing_exercise.hpp): its failure is reported there, else at the test's
+/// line.
 class FailuresByKind {
 public:
-  /// Notes a failure of `kind` on `shape`; the first of a kind keeps its message.
-  void add(const std::string& kind, const std::string& shape, const std::string& message) {
+  /// Notes a failure of `kind` on `shape`; the first of a kind keeps its message and `place`.
+  void add(const std::string& kind, const std::string& shape, const std::string& message,
+           const std::optional<SourcePlace>& place = std::nullopt) {
     for (Kind& k : kinds_) {
       if (k.kind == kind) {
         k.more.push_back(shape);
         return;
       }
     }
-    kinds_.push_back({kind, shape, message, {}});
+    kinds_.push_back({kind, shape, message, place, {}});
   }
   /// Notes `result` as a failure of `kind` on `shape` when it is one.
   void add(const std::string& kind, const std::string& shape,
-           const ::testing::AssertionResult& result) {
+           const ::testing::AssertionResult& result,
+           const std::optional<SourcePlace>& place = std::nullopt) {
     if (!result) {
-      add(kind, shape, result.message());
+      add(kind, shape, result.message(), place);
     }
   }
-  /// Each kind's message as one failure of the running test, at its TEST line, in the order
-  /// first seen.
+  /// True when no failure was noted.
+  bool empty() const { return kinds_.empty(); }
+  /// Each kind's message as one failure of the running test, at its place or its TEST line, in
+  /// the order first seen.
   void report() const {
     const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
     report(test ? test->file() : __FILE__, test ? test->line() : __LINE__);
   }
-  /// The same, at `file`:`line`.
+  /// The same, at `file`:`line` where a kind names no place.
   void report(const char* file, int line) const {
     for (const Kind& k : kinds_) {
       std::string text = "on the " + k.first + " matrix: " + k.message;
@@ -180,16 +201,18 @@ public:
         }
         text += ")";
       }
-      ADD_FAILURE_AT(file, line) << text;
+      FailureAt(::testing::TestPartResult::kNonFatalFailure, place_or(k.place, file, line), text) =
+          ::testing::Message();
     }
   }
 
 private:
   struct Kind {
     std::string kind;
-    std::string first;             // the shape that showed it first
-    std::string message;           // its message there
-    std::vector<std::string> more; // the shapes that repeat it
+    std::string first;                // the shape that showed it first
+    std::string message;              // its message there
+    std::optional<SourcePlace> place; // where in the student's files, if known
+    std::vector<std::string> more;    // the shapes that repeat it
   };
   std::vector<Kind> kinds_;
 };

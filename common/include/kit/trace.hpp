@@ -255,9 +255,11 @@ struct OverIdeal {
   int ideal = 0;         ///< Its ideal.
   std::string error;     ///< Why it is not a valid request, or empty.
   std::string collision; ///< Which lanes collide (kit::colliding_lanes), or empty.
+  int more = 0;          ///< Entries of the trace after it that are over their ideal too.
 
-  /// "the tile column load (4 B) costs 32 wavefronts per request, ideal 1: bank 5 is asked for
-  /// 32 words in one phase: ...".
+  /// "the tile column load (4 B load) costs more wavefronts per request than its ideal: bank 5
+  /// is asked for different words in one phase: ... (and 31 more instructions over their
+  /// ideal)". Not what it costs: with a starter's layout that is often a prediction's answer.
   std::string describe() const {
     const std::string name = "the " + (what.empty() ? std::string("instruction") : what) + " (" +
                              std::to_string(width) + " B " +
@@ -265,24 +267,33 @@ struct OverIdeal {
     if (!error.empty()) {
       return name + " is not a valid request: " + error;
     }
-    return name + " costs " + std::to_string(wavefronts) + " wavefronts per request, ideal " +
-           std::to_string(ideal) + (collision.empty() ? "" : ": " + collision);
+    return name + " costs more wavefronts per request than its ideal" +
+           (collision.empty() ? "" : ": " + collision) +
+           (more > 0 ? " (and " + std::to_string(more) + " more instruction" +
+                           (more > 1 ? "s" : "") + " over their ideal)"
+                     : "");
   }
 };
 
 /// The first entry of `trace`, in the order added, that costs more than its ideal or is not a
-/// valid request; nothing when every one is at its ideal.
+/// valid request (with how many entries after it are over their ideal too); nothing when every
+/// one is at its ideal.
 inline std::optional<OverIdeal> first_over_ideal(const Trace& trace) {
+  std::optional<OverIdeal> first;
   for (const TraceEntry& e : trace.entries()) {
     const BankReport r = analyze(e.access, e.op);
-    if (!r.ok()) {
-      return OverIdeal{e.what, e.op, e.access.width, 0, 0, to_string(r.error), {}};
-    }
-    if (r.wavefronts > r.ideal) {
-      return OverIdeal{e.what, e.op, e.access.width, r.wavefronts, r.ideal, {}, colliding_lanes(r)};
+    if (!r.ok() || r.wavefronts > r.ideal) {
+      if (first) {
+        ++first->more;
+      } else if (!r.ok()) {
+        first = OverIdeal{e.what, e.op, e.access.width, 0, 0, to_string(r.error), {}};
+      } else {
+        first =
+            OverIdeal{e.what, e.op, e.access.width, r.wavefronts, r.ideal, {}, colliding_lanes(r)};
+      }
     }
   }
-  return std::nullopt;
+  return first;
 }
 
 /// Wavefronts (loads and stores) of trace A over trace B: the slowdown the model predicts for

@@ -62,7 +62,7 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
                                ("cpu",) if cpu_only else ("cpu", "gpu"), [SANITIZE_LABEL])
     p = report.summarize([lesson], tests, results)[0]
     if not verbose:
-        print_first_failures(results)
+        print_first_failures(results, lesson.dir, lesson.rel_dir)
     # Files the grader would refuse unlock no answers: their tests passing proves nothing.
     policy.join()
     refused = policy.findings
@@ -94,9 +94,30 @@ def as_shipped(build: Build, lesson: Lesson) -> List[Path]:
     return [path for path in sorted(starters.files) if path not in changed]
 
 
-def print_first_failures(results: Dict[str, TestResult]) -> None:
-    """Each failing test's first failed assertion, where it is and what it says; a message a test
-    shares with one printed above is named, not repeated (--verbose: ctest's whole output)."""
+def in_lesson(where: str, output: str, lesson_dir: Optional[Path], rel_dir: str) -> str:
+    """`where` ("exercise.hpp:38", a failure's file:line) as the path a student opens when the
+    failure is in a file of their lesson folder `lesson_dir` ("lessons/05_padded_transpose/
+    exercise.hpp:38", `rel_dir` being that folder from the course's root: the tests report a
+    failure there when they judge a name of that file); `where` itself otherwise (a test's own
+    line)."""
+    if not where or lesson_dir is None:
+        return where
+    for line in output.splitlines():
+        if line.endswith(f"/{where}: Failure"):
+            path = Path(line[:-len(": Failure")].rsplit(":", 1)[0])
+            try:
+                rel = path.resolve().relative_to(Path(lesson_dir).resolve())
+            except (OSError, ValueError):
+                return where
+            return f"{rel_dir}/{rel.as_posix()}:{where.rsplit(':', 1)[1]}"
+    return where
+
+
+def print_first_failures(results: Dict[str, TestResult], lesson_dir: Optional[Path] = None,
+                         rel_dir: str = "") -> None:
+    """Each failing test's first failed assertion, where it is (a file of the student's lesson
+    folder by its path from the course's root) and what it says; a message a test shares with one
+    printed above is named, not repeated (--verbose: ctest's whole output)."""
     failing = [r for r in results.values() if r.status in (ASSERTION, CRASH)]
     if not failing:
         return
@@ -106,6 +127,7 @@ def print_first_failures(results: Dict[str, TestResult]) -> None:
     for r in sorted(failing, key=lambda r: r.name):
         name = r.name.split("/", 2)[-1]
         where, message, count = first_failure(r.output)
+        where = in_lesson(where, r.output, lesson_dir, rel_dir)
         if not where:
             tail = [line for line in r.output.splitlines() if line.strip()][-4:]
             print(f"\n{name}: {r.reason or 'ended without a failed assertion'}", flush=True)

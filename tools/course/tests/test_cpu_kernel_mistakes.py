@@ -69,6 +69,21 @@ MISTAKES: List[Tuple] = [
      "KernelOnCpu.*",
      [r"output elements differ; the first, out\(0, 1\) in output tile \(0, 0\), holds in\(0, 1\); "
       r"expected in\(1, 0\)"]),
+    # The one mistake in exercise.hpp's load_coord: the ragged tiles read what phase 1 did not
+    # fill, once with a count; the full tiles name the element's origin, the thread and the
+    # kernel's lines that moved it; the failure is reported at the student's line, the messages
+    # read the same for both kernels (no kernel's name), so the view prints one of them.
+    ("load_coord reads back what the thread stored itself (exercise.hpp)", "05_padded_transpose",
+     [("  return {x, y};", "  return {y, x};")],
+     "KernelOnCpu.*",
+     [r"uninitialised shared read: thread \(\d+, \d+\) of block \(\d+, \d+\) .* at exercise\.cu:\d+, "
+      r"which no thread of the block has written before it \(and \d+ more like it",
+      r"holds in\(0, 1\); expected in\(1, 0\) \(the 64 x 96 input transposed is 96 x 64\)\.\n"
+      r"On the CPU, thread \(1, 0\) of block \(0, 0\) read it at exercise\.cu:\d+ from tile element "
+      r"\(0, 1\), where thread \(1, 0\) had stored it at exercise\.cu:\d+ in tile element \(0, 1\)",
+      r"/solutions/05_padded_transpose/exercise\.cu:\d+: Failure\non the 70 x 45 matrix: the CPU "
+      r"run of your kernel found:"],
+     "exercise.hpp"),
     ("phase 1 stages every row into tile row 0 (threads overwrite each other)",
      "05_padded_transpose",
      [("tile(e.row, e.col) = in[", "tile(0, e.col) = in[")],
@@ -81,6 +96,18 @@ MISTAKES: List[Tuple] = [
      "KernelOnCpu.*",
      [r"\d+ of \d+ output elements differ; the first, out\(\d+, \d+\) in output tile "
       r"\(\d+, \d+\), was never written \(it still holds the poison\); expected in\(\d+, \d+\)"]),
+    ("lesson 06's phase 1 with __lows2half2 and __highs2half2 swapped", "06_half_types",
+     [("tile.as<__half2>(2 * j, 2 * i) = __lows2half2(top, bottom);",
+       "tile.as<__half2>(2 * j, 2 * i) = @HIGHS@(top, bottom);"),
+      ("tile.as<__half2>(2 * j + 1, 2 * i) = __highs2half2(top, bottom);",
+       "tile.as<__half2>(2 * j + 1, 2 * i) = __lows2half2(top, bottom);"),
+      ("@HIGHS@", "__highs2half2")],
+     "KernelOnCpu.*",
+     [r"out\(0, 0\) in output tile \(0, 0\), holds in\(0, 1\); expected in\(0, 0\)",
+      r"On the CPU, thread \(0, 0\) of block \(0, 0\) read it at exercise\.cu:\d+ as the low half "
+      r"of the 4-byte load of tile element \(0, 0\), where thread \(0, 0\) had stored it at "
+      r"exercise\.cu:\d+ as the low half of the 4-byte store to tile element \(0, 0\)",
+      r"/solutions/06_half_types/exercise\.cu:\d+: Failure"]),
     ("lesson 06's phase 1 stores both column pairs into one tile row", "06_half_types",
      [("tile.as<__half2>(2 * j + 1, 2 * i) = __highs2half2(top, bottom);",
        "tile.as<__half2>(2 * j, 2 * i) = __highs2half2(top, bottom);")],
@@ -104,7 +131,9 @@ MISTAKES: List[Tuple] = [
       r"different words",
       r"That access is the course's tile code \(internal\.cuh, which you need not read\); which "
       r"banks it asks is decided by your tile: HalfTileLayout and kHalfPad in exercise\.hpp\.",
-      r"\(the same on 2 more shapes: "],
+      r"\(the same on 2 more shapes: ",
+      # Reported at the tile's line in exercise.hpp, not at internal.cuh's.
+      r"/solutions/06_half_types/exercise\.hpp:\d+: Failure\non the 70 x 45 matrix"],
      "exercise.hpp"),
 ]
 

@@ -165,6 +165,23 @@ class Status(LessonFixture):
         verbose = self.course_test("--cpu", "--verbose").stdout
         self.assertNotIn("What failed", verbose)
 
+    def test_a_failure_in_the_students_file_is_shown_by_its_path(self):
+        # A test that judges a name of exercise.hpp reports its failure at that name's line: the
+        # view gives the path the student opens, from the course's root; a test's own line and a
+        # file outside the lesson folder stay as they were.
+        exercise = self.source / "lessons" / "01_no_conflict" / "exercise.hpp"
+        mine = (f"[ RUN      ] L.A\n{exercise}:20: Failure\nYour kPredictedX is 0\n"
+                f"[  FAILED  ] L.A (0 ms)\n")
+        other = (f"[ RUN      ] L.B\n{self.source}/tests/01_no_conflict/layout_test.cpp:9: Failure\n"
+                 f"the test's own line\n[  FAILED  ] L.B (0 ms)\n")
+        self.report(junit_case("student/lesson01/L.A", status="fail", labels=CPU, failure=True,
+                               output=mine),
+                    junit_case("student/lesson01/L.B", status="fail", labels=CPU, failure=True,
+                               output=other))
+        out = self.course_test("--cpu").stdout
+        self.assertIn("L.A (lessons/01_no_conflict/exercise.hpp:20)\n  Your kPredictedX is 0\n", out)
+        self.assertIn("L.B (layout_test.cpp:9)\n  the test's own line\n", out)
+
 
 class Answers(LessonFixture):
     """The lesson's answers, shown once its CPU part passes."""
