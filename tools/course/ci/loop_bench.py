@@ -11,7 +11,7 @@ Steps, each timed by the wall clock:
   gpu verdict     the same with `./course test NN` (GPU machines only; --gpu-edit)
   progress        edit lesson 01's exercise.hpp, then `./course progress`
 
-Each row names the translation units the step compiled (from the build's own lines), its
+Each row names the translation units the step compiled (the object files it wrote), its
 seconds and the goal. Prints a Markdown table with the machine's cores and GPU; --csv writes
 the same rows for docs/measurements/. The copy lives in a temporary folder (kept with --keep);
 the checkout you run it from is not touched.
@@ -32,7 +32,6 @@ import csv
 import datetime
 import io
 import os
-import re
 import shlex
 import shutil
 import subprocess
@@ -78,8 +77,8 @@ def copy_course(source: Path, dest: Path) -> None:
 #: edit of a header, and of a kernel file (the kernel then runs on the CPU too); a GPU verdict.
 GOALS = {"first build": 30.0, "first build, GPU machine": 90.0, "cpu verdict": 2.0,
          "cpu verdict, kernel": 5.0, "gpu verdict": 10.0}
-#: What the build prints for each translation unit it compiles (Makefile and Ninja generators).
-COMPILED = re.compile(r"Building (?:CXX|CUDA|C) object (\S+?)(?:\.o|\.obj)?$", re.M)
+#: What a compile leaves in the build folder: an object file, a precompiled header.
+OBJECT_SUFFIXES = (".o", ".obj", ".gch")
 
 
 @dataclass
@@ -129,18 +128,36 @@ def plan(lessons: List[Lesson], args) -> List[Step]:
     return steps
 
 
-def run_step(step: Step, cwd: Path, env: dict) -> Tuple[float, List[str], Optional[str]]:
-    """(seconds, the translation units compiled, an error or None)."""
+def compiled_since(build: Path, since: float) -> List[str]:
+    """The translation units compiled in `build` since the time `since` (time.time()): the
+    object files and precompiled headers written since, by name, without their suffix."""
+    if not build.is_dir():
+        return []
+    units = []
+    for path in build.rglob("*"):
+        if path.suffix in OBJECT_SUFFIXES and path.is_file():
+            try:
+                written = path.stat().st_mtime
+            except OSError:
+                continue
+            if written >= since:
+                units.append(path.name[:-len(path.suffix)])
+    return sorted(units)
+
+
+def run_step(step: Step, cwd: Path, env: dict,
+             build: Optional[Path] = None) -> Tuple[float, List[str], Optional[str]]:
+    """(seconds, the translation units compiled in `build`, an error or None)."""
+    wall = time.time()
     start = time.monotonic()
-    compiled: List[str] = []
     for command in step.commands:
         proc = subprocess.run(shlex.split(command), cwd=cwd, env=env, capture_output=True,
                               text=True)
-        compiled += [Path(unit).name for unit in COMPILED.findall(proc.stdout)]
         if proc.returncode not in step.ok_status:
-            return time.monotonic() - start, compiled, (
+            return time.monotonic() - start, compiled_since(build, wall) if build else [], (
                 f"`{command}` exited {proc.returncode}:\n" + (proc.stdout + proc.stderr)[-4000:])
-    return time.monotonic() - start, compiled, None
+    secs = time.monotonic() - start
+    return secs, compiled_since(build, wall) if build else [], None
 
 
 Row = Tuple[Step, Optional[float], List[str]]
@@ -177,8 +194,8 @@ def write_csv(path: Path, rows: List[Row], cores: int, gpu: Optional[str]) -> No
               f"# date: {datetime.date.today().isoformat()}\n"
               f"# command: tools/course/ci/loop_bench.py (./course-admin loop-bench)\n"
               f"# note: wall seconds of each step in a fresh copy of the course, ccache off, "
-              f"CMAKE_BUILD_PARALLEL_LEVEL={cores}; compiled: the translation units the step "
-              f"compiled\n")
+              f"CMAKE_BUILD_PARALLEL_LEVEL={cores}; compiled: the object files and precompiled "
+              f"headers the step wrote\n")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["step", "command", "compiled", "seconds", "goal", "within"])
     for step, secs, compiled in rows:
@@ -226,7 +243,7 @@ def measure(steps: List[Step], source: Path, keep: bool, cores: int) -> Tuple[Li
             if step.edit:
                 with (work / step.edit).open("a") as f:
                     f.write(f"// edited by loop_bench ({i})\n")
-            secs, compiled, error = run_step(step, work, env)
+            secs, compiled, error = run_step(step, work, env, work / "build" / "student")
             rows.append((step, None if error else secs, compiled))
             if error:
                 print(f"{PROG}: step '{step.name}' failed: {error}", file=sys.stderr)

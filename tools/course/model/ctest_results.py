@@ -192,7 +192,21 @@ def run_ctest(build_dir: Path, junit: Path, label_regexes: list[str], jobs: int 
     cmd += extra or []
     if quiet:
         return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-    return subprocess.run(cmd + (["--output-on-failure"] if output_on_failure else [])).returncode
+    # The student's view: ctest's lines as they come, without its label timings and its advice
+    # to read a log or rerun (./course shows each failure itself, --verbose all of them).
+    cmd += ["--no-label-summary"] + (["--output-on-failure"] if output_on_failure else [])
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            errors="replace")
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if not CTEST_ADVICE.match(line):
+            print(line, end="", flush=True)
+    return proc.wait()
+
+
+#: ctest's lines after failed tests that send the student elsewhere.
+CTEST_ADVICE = re.compile(r"^(Output from these tests are in: |Use \"--rerun-failed "
+                          r"--output-on-failure\" to re-run|Errors while running CTest)")
 
 
 #: Lines of a failure kept by first_failure().

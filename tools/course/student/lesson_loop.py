@@ -232,7 +232,8 @@ def print_gpu_judges(p: report.LessonProgress) -> None:
     """What only a GPU judges of the lesson's exercise (its manifest's `gpu_judges`), once its
     CPU part passes."""
     if p.lesson.manifest.gpu_judges:
-        print(f"Not judged on the CPU: {p.lesson.manifest.gpu_judges}", flush=True)
+        print(f"Not judged on the CPU (this note stays, whatever your kernel does, until a GPU "
+              f"runs it): {p.lesson.manifest.gpu_judges}", flush=True)
 
 
 def print_verdict(p: report.LessonProgress, cpu_only: bool, build_dir: str = "build/student",

@@ -113,7 +113,8 @@ class Status(LessonFixture):
         self.report(passed("A.Cpu"), passed("B.Cpu"), skipped_gpu("C.Gpu"))
         for extra in ((), ("--cpu",)):
             out = self.course_test(*extra).stdout
-            self.assertIn("Not judged on the CPU: Speed: the bandwidth test needs a GPU.", out)
+            self.assertIn("Not judged on the CPU (this note stays, whatever your kernel does, "
+                          "until a GPU runs it): Speed: the bandwidth test needs a GPU.", out)
 
     def test_every_count_adds_up(self):
         # On a GPU: one GPU test passed; the sanitizer runs are still left out, and said so.

@@ -53,13 +53,19 @@ class DryRun(ToolTest):
                          ["cpu verdict, lesson 06, exercise.cu edited"])
 
     def test_a_row_names_what_the_build_compiled(self):
+        import os
+        import time
         from course.ci import loop_bench
-        out = ("[ 50%] Building CXX object tests/CMakeFiles/l03.dir/unity/unity_0_cxx.cxx.o\n"
-               "[ 75%] Building CUDA object lessons/CMakeFiles/l.dir/exercise.cu.o\n"
-               "[100%] Linking CXX executable lesson03_student_cpu\n")
-        self.assertEqual(loop_bench.COMPILED.findall(out),
-                         ["tests/CMakeFiles/l03.dir/unity/unity_0_cxx.cxx",
-                          "lessons/CMakeFiles/l.dir/exercise.cu"])
+        build = self.tmp / "build"
+        (build / "tests").mkdir(parents=True)
+        old, new = build / "tests" / "old.cxx.o", build / "tests" / "unity_0_cxx.cxx.o"
+        old.write_text("")
+        os.utime(old, (time.time() - 60, time.time() - 60))
+        since = time.time() - 1
+        new.write_text("")
+        (build / "CMakeCache.txt").write_text("")
+        self.assertEqual(loop_bench.compiled_since(build, since), ["unity_0_cxx.cxx"])
+        self.assertEqual(loop_bench.compiled_since(self.tmp / "none", since), [])
         step = loop_bench.Step("cpu verdict", ["./course test 03 --cpu"], goal=2.0)
         rows = [(step, 1.5, ["unity_0_cxx.cxx"]), (step, 2.5, []), (step, None, [])]
         text = loop_bench.table(rows, 2, None)

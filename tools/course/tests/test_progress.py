@@ -146,7 +146,7 @@ class Progress(ToolTest):
         make_course(self.tmp / "course2", {"01_no_conflict": None, "02_stride_two": None})
         self.source = self.tmp / "course2"
         self.build = make_build(self.tmp / "build2", self.source)
-        self.env["FAKE_CMAKE_FAIL"] = "lesson01"
+        self.env["FAKE_CMAKE_FAIL"] = "lesson01-cpu"
         program = self.tmp / "lesson02_student_cpu"
         program.write_text("built")
         listing = test_list(self.tmp / "built.json",
@@ -161,7 +161,8 @@ class Progress(ToolTest):
                       f"whole log: {self.build / 'course' / 'build-lesson01.log'})", proc.stdout)
         # Lesson 02 is reached: its programs are built (kept current). Both at once first;
         # that failed, so each on its own.
-        self.assertEqual(self.targets(), ["lesson01 lesson02", "lesson01", "lesson02"])
+        self.assertEqual(self.targets(),
+                         ["lesson01-cpu lesson02-cpu", "lesson01-cpu", "lesson02-cpu"])
         # lesson01's tests are not run; lesson02's are (it has CPU tests only).
         runs = [c for c in self.calls() if "--output-junit" in c]
         self.assertEqual(len(runs), 1, runs)
@@ -186,7 +187,7 @@ class Progress(ToolTest):
         proc = self.progress(str(junit_file(self.tmp / "one.xml", [failed("A.Cpu")])),
                              str(listing))
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(self.targets(), ["lesson01"])
+        self.assertEqual(self.targets(), ["lesson01-cpu"])
         row = self.row(proc.stdout, "02")
         self.assertRegex(row, r"  not built yet \[\d\]  +-  +not started$")
         self.assertIn("not built yet is not failed: a lesson's CPU tests are built when you reach "
@@ -204,7 +205,7 @@ class Progress(ToolTest):
                                     "student/lesson01/B.Gpu": GPU.replace("exercise", "exercise"),
                                     "student/lesson02/A.Cpu": CPU.replace("01", "02")}))
         proc = self.progress(str(junit_file(self.tmp / "two.xml", cases)))
-        self.assertEqual(self.targets(), ["lesson01", "lesson02"])
+        self.assertEqual(self.targets(), ["lesson01-cpu", "lesson02-cpu"])
         self.assertNotIn("not built yet", self.row(proc.stdout, "02"))
         self.assertIn("Next: lesson 02", proc.stdout)
 
@@ -217,7 +218,7 @@ class Progress(ToolTest):
                                       "student/lesson02/A.Cpu": CPU.replace("01", "02")},
             {"student/lesson01/A.Cpu": "", "student/lesson02/A.Cpu": str(program)}))
         self.progress(str(junit_file(self.tmp / "one.xml", [failed("A.Cpu")])))
-        self.assertEqual(self.targets(), ["lesson01 lesson02"])
+        self.assertEqual(self.targets(), ["lesson01-cpu lesson02-cpu"])
 
     def test_done_when_the_gpu_exercise_tests_passed(self):
         cases = [passed("A.Cpu", CPU), passed("B.Gpu", GPU)]
@@ -451,6 +452,8 @@ foreach(folder IN ITEMS 01_a 02_b)
   add_executable(lesson${{n}}_student_cpu tests/${{folder}}/cpu_exercise_x_test.cpp)
   add_custom_target(lesson${{n}})
   add_dependencies(lesson${{n}} lesson${{n}}_student_cpu)
+  add_custom_target(lesson${{n}}-cpu)
+  add_dependencies(lesson${{n}}-cpu lesson${{n}}_student_cpu)
   foreach(test IN ITEMS Pass Gpu)
     set(name student/lesson${{n}}/A.${{test}})
     add_test(NAME ${{name}} COMMAND lesson${{n}}_student_cpu --gtest_filter=A.${{test}})
@@ -494,8 +497,8 @@ class RealBuild(unittest.TestCase):
             self.assertRegex(before.stdout, r"01  A +-  +-  +not built yet")
             proc = subprocess.run(["cmake", "--build", str(build), "--target", "progress"], **run)
             self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-            self.assertIn("building lesson01 (A) ... built", proc.stdout)
-            self.assertIn("building lesson02 (B) ... did not build: ", proc.stdout)
+            self.assertIn("building lesson01-cpu (A) ... built", proc.stdout)
+            self.assertIn("building lesson02-cpu (B) ... did not build: ", proc.stdout)
             self.assertRegex(proc.stdout, r"01  A +1/1 +skipped: no usable GPU \[1\] +CPU part "
                                           r"done \u2014 kernel not checked on a GPU")
             self.assertRegex(proc.stdout, r"02  B +- +- +does not build")
