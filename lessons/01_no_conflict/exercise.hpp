@@ -1,5 +1,5 @@
 /// @file lessons/01_no_conflict/exercise.hpp
-/// @brief Lesson 01 exercise: predictions, bank and word, and a conflict-free staging layout.
+/// @brief Lesson 01 exercise: predictions, bank and word, and the staging layout.
 ///
 /// Edit this file. Every part is checked by CPU tests (no GPU needed); Part 3 also on the
 /// GPU, by the counters.
@@ -47,7 +47,7 @@ KIT_HD constexpr unsigned word_of(unsigned byte_address) {
 ///
 /// TODO: draw your layout here, with the banks of warp 0.
 KIT_HD constexpr int stage_offset(int t) {
-  return (t % 8) * 32 + t / 8; // TODO: 8 lanes per bank, an 8-way conflict
+  return (t % 8) * 32 + t / 8; // TODO: 8 lanes of a warp per bank
 }
 
 /// The thread whose element thread t writes back, in a block of `count` elements: the block

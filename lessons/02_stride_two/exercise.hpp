@@ -42,10 +42,9 @@ KIT_HD constexpr int conflict_degree(unsigned stride) {
 ///
 ///     offset: 0    1    2    3    4   ...  62    63  | 64   65  ...
 ///     holds:  re0  im0  re1  im1  re2 ...  re31  im31| re32 im32 ...
-///     bank:   0    1    2    3    4   ...  30    31  | 0    1   ...
 ///
-/// Lanes 0..31 reading re0..re31 use the even banks only, two words each: 2 wavefronts; the
-/// same for im0..im31 in the odd banks.
+/// Lanes 0..31 read re0..re31 at offsets 0, 2, 4, ..., 62: which banks do they use, and how
+/// many different words does each of those banks serve? And for im0..im31?
 ///
 /// TODO: draw your layout here, with the banks of re0..re31.
 struct TileLayout {

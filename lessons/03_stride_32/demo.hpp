@@ -21,9 +21,9 @@ namespace lesson03 {
 
 /// Rows and columns of a demo tile, and columns of score_rows' tile: one per lane of a warp.
 inline constexpr int kTileDim = families::score_rows::kTileDim;
-/// `float tile[32][32]`: rows 32 floats apart, so every row starts in bank 0.
+/// `float tile[32][32]`: rows 32 floats apart. In which bank does each row start?
 using PlainTile = kit::Pitched<float, kTileDim, kTileDim>;
-/// `float tile[32][33]`: one unused float at the end of each row shifts the next row one bank.
+/// `float tile[32][33]`: one unused float ends each row. In which bank does the next row start?
 using PaddedTile = kit::Pitched<float, kTileDim, kTileDim, kTileDim + 1>;
 
 /// Lane l reads element (0, l) of the plain tile: a row, one bank per lane.

@@ -40,7 +40,7 @@ inline constexpr int kTilePitch = kTileDim; // TODO
 ///
 ///     row 0: offsets  0  1  2 ... 31
 ///     row 1: offsets 32 33 34 ... 63        column c: offsets c, 32 + c, 64 + c, ...
-///     row 2: offsets 64 65 66 ... 95        -> all in bank c
+///     row 2: offsets 64 65 66 ... 95        -> banks ?
 ///
 /// TODO: draw your layout here, with the banks of column 0.
 using TileLayout = kit::Pitched<float, kTileRows, kTileDim, kTilePitch>;

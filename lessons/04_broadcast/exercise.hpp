@@ -45,8 +45,8 @@ inline constexpr int kTablePitch = kCoefs; // TODO
 /// type works here (kit/layout.hpp).
 ///
 ///     q = 0: offsets  0  1 ... 31        warp 0, step k: lanes 0-15 read offset k,
-///     q = 1: offsets 32 33 ... 63        lanes 16-31 offset 32 + k: both in bank k
-///     q = 2: offsets 64 65 ... 95        -> two words, one bank
+///     q = 1: offsets 32 33 ... 63        lanes 16-31 offset 32 + k: two words,
+///     q = 2: offsets 64 65 ... 95        -> in which banks?
 ///
 /// TODO: draw your layout here, with the banks warp 0 reads at step k.
 using CoefLayout = kit::Pitched<float, kPolysPerBlock, kCoefs, kTablePitch>;

@@ -38,8 +38,8 @@ static_assert(kTileDim == kit::kWarpSize,
               "one warp per tile row: lane x must be tile column x (and tile row x in phase 2)");
 static_assert(kTileDim % kBlockWarps == 0, "every warp handles the same number of tile rows");
 
-/// The tile of transpose_tiled: `float tile[32][32]`, rows kTileDim floats apart, so column c
-/// of every row is in bank c.
+/// The tile of transpose_tiled: `float tile[32][32]`, rows kTileDim floats apart. Which bank
+/// holds column c of row r?
 using TiledLayout = kit::Pitched<float, kTileDim, kTileDim>;
 
 // [store_coord]

@@ -29,7 +29,7 @@ inline constexpr int kPaddedPitch = kTileDim; // TODO: a column read must cost 1
 
 /// transpose_padded's tile: element (r, c) at offset r * kPaddedPitch + c.
 ///     row 0: offsets  0  1 ... 31         column c: offsets c, 32 + c, 64 + c, ...
-///     row 1: offsets 32 33 ... 63         -> all in bank c
+///     row 1: offsets 32 33 ... 63         -> banks ?
 /// TODO: draw your layout here, with the banks of column 0.
 using PaddedLayout = kit::Pitched<float, kTileDim, kTileDim, kPaddedPitch>;
 

@@ -43,18 +43,18 @@ inline constexpr double kPredictedFloatColumnSlowdown = 0.0; // TODO
 // ---------------------------------------------------------------------------------------
 
 /// Halves of padding at the end of every tile row.
-inline constexpr int kHalfPad = 0; // TODO: every column read 1 wavefront, every pair aligned
+inline constexpr int kHalfPad = 0; // TODO: make every column read 1 wavefront, every pair aligned
 /// Halves from the start of one tile row to the next.
 inline constexpr int kHalfPitch = kTileDim + kHalfPad;
 
 /// The tile: (row, col) -> offset row * kHalfPitch + col, in halves.
 ///
-///   pitch 32 halves = 16 words      col:  0,1   2,3  ...  30,31
-///     row 0                        bank:   0     1   ...   15
-///     row 1                        bank:  16    17   ...   31
-///     row 2                        bank:   0     1   ...   15
-///   two halves per word, two tile rows per row of banks. A column (lane x reads row x):
-///   which banks does it ask, and for how many words each? (Part 1 asks what that costs.)
+///   pitch 32 halves = 16 words, two halves per 4-byte word:
+///     row 0: offsets   0,1    2,3  ...  30,31      banks: ?
+///     row 1: offsets  32,33  34,35 ...  62,63      banks: ?
+///     row 2: offsets  64,65  66,67 ...  94,95      banks: ?
+///   A column (lane x reads row x): which banks does it ask, and for how many words each?
+///   (Part 1 asks what that costs.)
 ///
 /// TODO: draw your layout here, with the banks of a column.
 using HalfTileLayout = kit::Pitched<__half, kTileDim, kTileDim, kHalfPitch>;

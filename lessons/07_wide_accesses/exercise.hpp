@@ -48,7 +48,7 @@ inline constexpr int kTilePitch = kTileDim; // TODO
 ///
 ///     row 0: offsets   0 ...   3 |   4 ...   7 | ...      step s: lane l reads row l,
 ///     row 1: offsets  32 ...  35 |  36 ...  39 | ...      offsets 32 l + 4 s ... + 3
-///     row 2: offsets  64 ...  67 |  68 ...  71 | ...      -> banks 4 s ... 4 s + 3, every lane
+///     row 2: offsets  64 ...  67 |  68 ...  71 | ...      -> banks of lanes 0-7: ?
 ///
 /// TODO: draw your layout here, with the banks of step 0 for lanes 0-7 (the first phase).
 using TileLayout = kit::Pitched<float, kTileRows, kTileDim, kTilePitch>;

@@ -136,7 +136,7 @@ const void* score_rows_kernel();
 
 /// Rows of the fragment tile: the 16 rows of an mma.m16n8k16 A operand.
 inline constexpr int kFragmentRows = 16;
-/// Halves in a row of the fragment tile: 128 bytes, a whole row of banks.
+/// Halves in a row of the fragment tile: 128 bytes.
 inline constexpr int kFragmentCols = 64;
 /// Halves in one 16-byte matrix row (a chunk).
 inline constexpr int kChunkHalves = kit::kLdsmRowBytes / static_cast<int>(sizeof(__half));

@@ -45,7 +45,7 @@ inline constexpr int kPredictedPaddedLdsmWavefronts = 0; // TODO
 ///
 ///     row 0: offsets  0  1  2 ... 31
 ///     row 1: offsets 32 33 34 ... 63        column c: offsets c, 32 + c, 64 + c, ...
-///     row 2: offsets 64 65 66 ... 95        -> all in bank c
+///     row 2: offsets 64 65 66 ... 95        -> banks ?
 ///
 /// TODO: draw your layout here, with the banks of column 0 and where the pairs of row 1 go.
 using TileLayout = kit::Swizzled<TileRows>;
@@ -67,8 +67,8 @@ KIT_HD constexpr PairStore pair_store(int r, int p) {
 /// FragmentRows (none yet: offset 64 row + col, a row of 128 bytes).
 ///
 ///     row 0: chunks 0 1 2 ... 7      chunk k of any row: bytes 16 k .. 16 k + 15 of the row,
-///     row 1: chunks 0 1 2 ... 7      banks 4 k .. 4 k + 3 (a row is 128 bytes: one full
-///     ...                            row of banks)
+///     row 1: chunks 0 1 2 ... 7      rows 128 bytes apart: which banks does chunk k of
+///     ...                            rows 0-7 use?
 ///
 /// TODO: draw your layout here, with the chunks of rows 0-7 and their banks.
 using FragmentTile = kit::Swizzled<FragmentRows>;

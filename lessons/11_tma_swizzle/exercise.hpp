@@ -34,8 +34,8 @@ inline constexpr int kPredictedSwizzle128FloatColumnWavefronts = 0; // TODO
 // kit's vocabulary (kit/layout.hpp: Pitched, Swizzle<B, M, S>, Swizzled). demo.hpp has the
 // 32B and 64B modes' layouts; the README has the rule.
 //
-//     no swizzle:  row r, chunk k at byte 128 r + 16 k        chunk 0 of rows 0-7: banks 0-3
-//     128B mode:   row r, chunk k at byte 128 r + 16 (?)      chunk 0 of rows 0-7: banks ...
+//     no swizzle:  row r, chunk k at byte 128 r + 16 k        chunk 0 of rows 0-7: banks ?
+//     128B mode:   row r, chunk k at byte 128 r + 16 (?)      chunk 0 of rows 0-7: banks ?
 //
 // TODO: replace the plain layout, and draw chunk 0's banks of rows 0-7 above.
 // ---------------------------------------------------------------------------------------

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <cstdio>
 
 #include <demo.hpp>
 
@@ -40,9 +39,6 @@ TEST(Model, FragmentReadsOfTheFamily) {
                                 a_column_read_demo(),
                                 a_transposed_read_demo(),
                                 a_transposing_store_demo()};
-  for (const kit::Pattern& p : reads) {
-    std::printf("[model] %s: %d wavefronts (ideal %d)\n", p.name.c_str(), wavefronts(p), ideal(p));
-  }
   // Blocked columns conflict, scalar or float4; strided and strided-by-four reach the ideal.
   EXPECT_GT(wavefronts(reads[0]), ideal(reads[0]));
   EXPECT_EQ(wavefronts(reads[1]), ideal(reads[1]));
@@ -68,9 +64,9 @@ TEST(Model, StridedByFourLoadsNeverAboveTheirIdeal) {
 }
 
 // "A_shared has a width of 32, so each element of the segment will be in the same bank, so
-// there is no bank conflict": a conflict is between the lanes of one instruction. In a warp of
-// 16 column threads x 2 row threads, the two row threads read two words of one bank; in a warp
-// of one row thread (32 column threads) every lane reads the same word.
+// there is no bank conflict": a conflict is between the lanes of one instruction. The seed's
+// A read, in this kernel's warp of 16 column threads x 2 row threads and in a warp of one row
+// thread (32 column threads).
 TEST(SeedClaims, ColumnSegmentOfAWidth32Tile) {
   const auto seed_a = [](int threads_x) { // As[4 ty + i][k] with rows of 32 floats, i = k = 0
     return kit::offset_pattern("seed A", sizeof(float), [=](unsigned lane) {
@@ -82,9 +78,9 @@ TEST(SeedClaims, ColumnSegmentOfAWidth32Tile) {
 }
 
 // "While a thread reads a row segment with a length of 8 from B_shared, it spans over 8 banks
-// and therefore will conflict with other 7 threads": true for a warp of 32 column threads,
-// not for this kernel's 16.
-TEST(SeedClaims, ConflictsWithTheOtherSevenThreads) {
+// and therefore will conflict with other 7 threads": the blocked read, in a warp of 32 column
+// threads and in this kernel's 16.
+TEST(SeedClaims, BlockedRowSegmentOfEight) {
   const auto blocked = [](int t) { return Blocked::col(t, 0); };
   EXPECT_EQ(wavefronts(row_read("blocked, 32 wide", kit::kWarpSize, blocked)), kFragN);
   EXPECT_LT(wavefronts(row_read("blocked, 16 wide", kThreadsX, blocked)), kFragN);
@@ -92,17 +88,16 @@ TEST(SeedClaims, ConflictsWithTheOtherSevenThreads) {
 
 // "With a stride of 8, the i-th segment will contain (i, i+8, ..., i+120)-th elements ...
 // the i-th thread only conflicts with the i+8-th thread": in one instruction lanes i and
-// i + 8 read words i + 8 j and i + 8 + 8 j, different banks: no conflict at all.
-TEST(SeedClaims, StrideEightConflictsOnlyWithIPlusEight) {
+// i + 8 read words i + 8 j and i + 8 + 8 j; every element j, in this kernel's warp.
+TEST(SeedClaims, StrideEightThreadsIAndIPlusEight) {
   for (int j = 0; j < 2 * kFragN; ++j) {
     EXPECT_EQ(wavefronts(row_read("stride 8", kThreadsX, [j](int t) { return t + 8 * j; })), 1);
   }
 }
 
-// "To fully eliminate the bank conflict, we need to increase blockDim.x to 32": with 16 column
-// threads the strided assignment already reads 16 consecutive words, each shared by the two
-// row threads; and 32 column threads with the blocked assignment conflict more, not less.
-TEST(SeedClaims, BlockDimThirtyTwoNotNeeded) {
+// "To fully eliminate the bank conflict, we need to increase blockDim.x to 32": the strided
+// assignment with this kernel's 16 column threads, and the blocked one with 32 against 16.
+TEST(SeedClaims, BlockDimXOfThirtyTwo) {
   EXPECT_EQ(wavefronts(b_scalar_read_demo<Strided>("strided")), 1);
   const auto blocked = [](int t) { return Blocked::col(t, 0); };
   EXPECT_GT(wavefronts(row_read("blocked, 32 wide", kit::kWarpSize, blocked)),

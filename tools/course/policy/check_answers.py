@@ -16,9 +16,11 @@ The same run also checks, mechanically:
   - no README has a heading about answers (the answers are in solutions/NN_topic/answers.md,
     which ./course shows once the lesson's CPU part passes: course.model.answers), nor a
     measured block (measured figures answer predictions: they stand in answers.md);
-  - no comment of a lesson's demo.hpp or demo.cu states a cost (wavefronts, n-way,
-    conflict-free), unless the manifest lists it (origin `cost`) with its reason; no guard
-    test's name (tests/NN_topic/*_guard_*_test.cpp) states what it finds;
+  - no comment of a lesson's demo.hpp or demo.cu, nor of the starter's exercise.hpp or
+    exercise.cu, states a cost (wavefronts, n-way, conflict-free, a pattern's lanes all in one
+    bank), unless the manifest lists it (origin `cost`) with its reason; a starter's comment
+    may set the student's goal ("Make both cost 1 wavefront"); no guard test's name
+    (tests/NN_topic/*_guard_*_test.cpp) states what it finds;
   - every lesson with a solution has its answers.md, whose pictures exist beside it;
   - with --bank-map: no `bank-map` command a README prints before "What you should see", and no
     picture it shows there, draws a pattern one of the lesson's predictions asks about (the
@@ -69,13 +71,27 @@ COURSE_PAGES = ("README.md", "docs/*.md", "docs/examples/**/*", "common/include/
 #: lesson's blocks stand in its answers (tools/docs/readme_blocks.py renders them there).
 MEASURED_BLOCK = re.compile(r"^<!--\s*measured:(\S+)\s*-->")
 
-#: What a demo file's comment may not say of its demos: a cost (wavefronts, an n-way conflict,
-#: conflict-free), which is what a lesson's predictions ask. The tests and the answers say it.
+#: What the comments of a lesson's demo files and of its starter files may not say of a
+#: pattern: its cost (wavefronts, an n-way conflict, conflict-free), or that its lanes meet in
+#: one bank ("all in bank c", "every row is in bank c"), which is what a lesson's predictions
+#: ask. The tests and the answers say it.
 DEMO_FILES = ("demo.hpp", "demo.cu")
+STARTER_FILES = ("exercise.hpp", "exercise.cu")
 COST_IN_A_COMMENT = re.compile(
     r"\b(?:\d+|one|two|three|four|eight|sixteen|thirty-two)[ -]wavefronts?\b"
-    r"|\bconflict-free\b|\b\d+-way\b|\bno (?:bank )?conflicts?\b|\bwithout (?:a )?conflicts?\b",
+    r"|\bconflict-free\b|\b\d+-way\b|\bno (?:bank )?conflicts?\b|\bwithout (?:a )?conflicts?\b"
+    r"|\b(?:all|both)(?: \w+)? in (?:bank \w+|one bank|the same bank|a single bank)\b"
+    r"|\b(?:every|each) \w+(?: of \w+)? (?:(?:is|are|lies|lie|starts|start) )?"
+    r"in (?:bank \w+|one bank|the same bank|a single bank)\b",
     re.I)
+#: A starter's comment may state the cost the student's code must reach, the ideal, in a
+#: sentence that sets it as a goal ("Make both cost 1 wavefront", "a column read must cost 1
+#: wavefront", "fix partial_offset so that every access costs 1 wavefront"): the README states
+#: the goal too. Any other cost a starter's comment states is a
+#: finding, goal or not.
+GOAL_IN_A_SENTENCE = re.compile(r"\b(?:make|must|fix)\b", re.I)
+IDEAL_COST = re.compile(r"(?:1|one)[ -]wavefront|conflict-free|no (?:bank )?conflicts?"
+                        r"|without (?:a )?conflicts?", re.I)
 #: The origin a lesson's manifest names to let a demo comment state a cost (with its reason).
 COST_ORIGIN = "cost"
 
@@ -232,32 +248,72 @@ def measured_blocks_in_view(view_root: Path, lesson: Lesson) -> List[Finding]:
     return findings
 
 
-def costs_in_demo_comments(view_root: Path, lesson: Lesson, used: set) -> List[Finding]:
-    """A demo file's comment that states a cost (what the predictions ask), unless the lesson's
-    manifest lists that place with origin `cost` and its reason."""
+#: Where a sentence of a comment ends: '.', ';', '?' or '!' before a space.
+SENTENCE_END = re.compile(r"[.;?!](?=\s)")
+
+
+def comment_texts(text: str) -> List[Tuple[str, List[Tuple[int, int]]]]:
+    """The `//` comments of a C++ file as texts to read: consecutive comment lines join into
+    one (a sentence may run over several); a comment after code on its line stands alone. Each
+    with (offset in the text, line) where each of its lines starts."""
+    texts: List[Tuple[str, List[Tuple[int, int]]]] = []
+    joins = False  # whether the next comment line continues the last text
+    for i, line in enumerate(text.split("\n"), 1):
+        code, slashes, comment = line.partition("//")
+        if not slashes:
+            joins = False
+            continue
+        if not joins:
+            texts.append(("", []))
+        joined, starts = texts[-1]
+        texts[-1] = (joined + comment.lstrip("/!<").strip() + " ", starts + [(len(joined), i)])
+        joins = not code.strip()
+    return texts
+
+
+def sentence_at(text: str, offset: int) -> str:
+    """The sentence of `text` that holds `offset`."""
+    start, end = 0, len(text)
+    for m in SENTENCE_END.finditer(text):
+        if m.end() <= offset:
+            start = m.end()
+        else:
+            end = m.end()
+            break
+    return text[start:end]
+
+
+def costs_in_comments(view_root: Path, lesson: Lesson, used: set) -> List[Finding]:
+    """A comment of a demo file or of the starter's files that states a cost (what the
+    predictions ask), unless the lesson's manifest lists that place with origin `cost` and its
+    reason. A starter's comment may set the ideal as the student's goal."""
     findings = []
-    for name in DEMO_FILES:
+    for name in DEMO_FILES + STARTER_FILES:
         path = view_root / "lessons" / lesson.folder / name
         if not path.is_file():
             continue
+        starter = name in STARTER_FILES
         text = path.read_text(encoding="utf-8", errors="replace")
         code = None  # lexed only where a comment states a cost (the lexer is the slow part)
-        for i, line in enumerate(text.split("\n"), 1):
-            comment = line.partition("//")[2]
-            m = COST_IN_A_COMMENT.search(comment)
-            if not m:
-                continue
-            code = code if code is not None else code_tokens(text)
-            where = declaration_at(code, statement_start(code, i))
-            exception = exception_for(lesson, name, where, COST_ORIGIN)
-            if exception:
-                used.add(exception)
-                continue
-            findings.append(Finding(f"lessons/{lesson.folder}/{name}", i,
-                                    f"a demo's comment states a cost ('{m.group(0)}'"
-                                    f"{f', {where}' if where else ''}): the predictions ask "
-                                    f"for it; say what the demo does, and let the tests and "
-                                    f"the answers say what it costs"))
+        for comment, starts in comment_texts(text):
+            for m in COST_IN_A_COMMENT.finditer(comment):
+                if (starter and IDEAL_COST.fullmatch(m.group(0))
+                        and GOAL_IN_A_SENTENCE.search(sentence_at(comment, m.start()))):
+                    continue
+                i = max(line for offset, line in starts if offset <= m.start())
+                code = code if code is not None else code_tokens(text)
+                where = declaration_at(code, statement_start(code, i))
+                exception = exception_for(lesson, name, where, COST_ORIGIN)
+                if exception:
+                    used.add(exception)
+                    continue
+                whose = "the starter's comment" if starter else "a demo's comment"
+                what = "describe the pattern" if starter else "say what the demo does"
+                findings.append(Finding(f"lessons/{lesson.folder}/{name}", i,
+                                        f"{whose} states a cost ('{m.group(0)}'"
+                                        f"{f', {where}' if where else ''}): the predictions ask "
+                                        f"for it; {what}, and let the tests and the answers say "
+                                        f"what it costs"))
     return findings
 
 
@@ -331,7 +387,7 @@ def check(view_root: Path, answers_root: Path, numbers: Sequence[str],
                                         view_files(view_root, lesson, "tests"), view_root)
         findings += readme_structure(view_root, answers_root, lesson)
         findings += measured_blocks_in_view(view_root, lesson)
-        findings += costs_in_demo_comments(view_root, lesson, used)
+        findings += costs_in_comments(view_root, lesson, used)
         findings += costs_in_guard_test_names(view_root, lesson)
         if bank_map is not None:
             from course.policy import prediction_patterns
