@@ -18,7 +18,7 @@ TEST(GcdLaw, HoldsInTheModelForStridesUpTo128) {
   }
 }
 
-TEST(GcdLaw, StrideZeroIsABroadcast) {
+TEST(GcdLaw, StrideZero) {
   EXPECT_EQ(kit::wavefronts(lesson02::stride_demo(0).access), 1);
 }
 

@@ -40,7 +40,7 @@ TEST(FragmentTile, ChunksStayWholeAndAligned) {
   }
 }
 
-TEST(FragmentTile, ChunkStoresAtTheIdeal) {
+TEST(FragmentTile, ChunkStoresOfTheTile) {
   for (int i = 0; i < lesson08::kChunkStores; ++i) {
     const kit::BankReport r =
         kit::analyze(kit::warp_access(

@@ -47,7 +47,7 @@ TEST(PairStore, PutsBothFloatsWhereTheLayoutSays) {
   }
 }
 
-TEST(PairStore, EveryRowPairAtTheIdeal) {
+TEST(PairStore, EveryRowPair) {
   for (int r0 = 0; r0 < kTileDim; r0 += 2) {
     kit::WarpAccess a;
     a.width = lesson08::kPairFloats * static_cast<int>(sizeof(float));

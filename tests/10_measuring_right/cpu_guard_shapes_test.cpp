@@ -9,7 +9,7 @@
 
 namespace {
 
-TEST(Shapes, JaggedCostsWhatThePlainStrideCostsFromOffset1) {
+TEST(Shapes, JaggedAgainstThePlainStrideFromOffset1) {
   for (int offset = 1; offset <= 64; ++offset) {
     EXPECT_EQ(kit::wavefronts(lesson10::testing::jagged_shape(offset).access),
               kit::wavefronts(lesson10::testing::plain_shape(offset).access))
@@ -18,7 +18,7 @@ TEST(Shapes, JaggedCostsWhatThePlainStrideCostsFromOffset1) {
   }
 }
 
-TEST(Shapes, OffsetZeroIsABroadcastOnlyInThePlainShape) {
+TEST(Shapes, OffsetZeroOfBothShapes) {
   const kit::BankReport plain = kit::analyze(lesson10::testing::plain_shape(0).access);
   EXPECT_EQ(plain.wavefronts, plain.ideal) << "offset 0 of the plain shape: every lane word 0";
   EXPECT_EQ(kit::wavefronts(lesson10::testing::jagged_shape(0).access),

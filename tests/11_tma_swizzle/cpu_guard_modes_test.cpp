@@ -57,7 +57,7 @@ TEST(Modes, RuleIsCuteSwizzleOnByteOffsets) {
   }
 }
 
-TEST(Modes, SwizzledChunkReadsAtTheIdealPlainOnesNot) {
+TEST(Modes, ChunkReadsOfEveryMode) {
   using lesson11::Config;
   using lesson11::testing::model_wavefronts_per_request;
   // The ideal of a 16-byte request (one wavefront per quarter-warp phase), from the model.

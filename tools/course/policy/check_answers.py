@@ -100,7 +100,8 @@ COST_ORIGIN = "cost"
 #: ("OneWavefrontPerRequest" once the layout is fixed), which the README states too.
 COST_IN_A_NAME = re.compile(
     r"(?:One|Two|Three|Four|Eight|Sixteen|ThirtyTwo|\d+)(?:Way|Wavefronts?)\b|TwiceAsSlow"
-    r"|AsFastAs(?!TheConflictFreeTwin)|IsOneWavefront|CostsOne|(?<=[a-z])ConflictFree\b")
+    r"|AsFastAs(?!TheConflictFreeTwin)|IsOneWavefront|CostsOne|(?<=[a-z])ConflictFree\b"
+    r"|IsABroadcast|AtTheIdeal|CostsWhat")
 
 
 # ------------------------------------------------------------------------------------------

@@ -297,13 +297,17 @@ class PutBack(CourseCopy):
         (tests / "perf_guard_demo_slowdown_test.cpp").write_text(
             "TEST(DemoSlowdown, StrideTwoTwiceAsSlow) {}\n"
             "TEST(DemoSlowdown, StrideThreeAsFastAsStrideOne) {}\n"
-            "TEST(DemoSlowdown, StrideSixOverStrideOne) {}\n")
+            "TEST(DemoSlowdown, StrideSixOverStrideOne) {}\n"
+            # Lessons 10 and 11's shapes and modes were once named for their costs too.
+            "TEST(Shapes, OffsetZeroIsABroadcastOnlyInThePlainShape) {}\n"
+            "TEST(Shapes, JaggedCostsWhatThePlainStrideCostsFromOffset1) {}\n"
+            "TEST(Modes, SwizzledChunkReadsAtTheIdealPlainOnesNot) {}\n")
         (tests / "gpu_exercise_counters_test.cpp").write_text(
             "TEST(CorrelateCounters, OneWavefrontPerRequest) {}\n")  # a goal: allowed
         found = [f for f in self.findings(root, "02") if f.path.startswith("tests/")]
         self.assertEqual([(f.path.rsplit("/", 1)[1], f.line) for f in found],
-                         [("perf_guard_demo_slowdown_test.cpp", 1),
-                          ("perf_guard_demo_slowdown_test.cpp", 2)], found)
+                         [("perf_guard_demo_slowdown_test.cpp", n) for n in (1, 2, 4, 5, 6)],
+                         found)
         self.assertIn("'TwiceAsSlow'", found[0].message)
 
     def test_the_last_hint_is_the_view_too(self):
