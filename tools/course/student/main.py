@@ -85,11 +85,14 @@ def wants_gpu(build: Build, lesson: Lesson, tests: Dict[str, TestInfo],
               cpu: report.LessonProgress) -> bool:
     """Whether progress builds a lesson's GPU test programs: once its CPU tests pass (its kernel
     is worth checking), or when they are built already (kept current)."""
-    if cpu.cpu_done or cpu.cpu_total == 0:
-        return True
-    # The sanitizer runs' command is python: only the GPU test program itself says it is built.
+    return cpu.cpu_done or cpu.cpu_total == 0 or programs_built(lesson, tests, "gpu")
+
+
+def programs_built(lesson: Lesson, tests: Dict[str, TestInfo], kind: str) -> bool:
+    """Whether a test program of the lesson of this kind ('cpu' or 'gpu') is built. The
+    sanitizer runs' command is python: only the test program itself says it is built."""
     mine = progress_cache.lesson_tests(lesson, tests, leave_out=[SANITIZE_LABEL])
-    return any(t.built is True and "gpu" in t.labels for t in mine.values())
+    return any(t.built is True and kind in t.labels for t in mine.values())
 
 
 def run_tests(build: Build, lessons: List[Lesson], kind: str, jobs: int, rerun: bool,
@@ -172,8 +175,7 @@ def reached(build: Build, lesson: Lesson, tests: Dict[str, TestInfo]) -> bool:
     """Whether progress builds a lesson's CPU test programs before the lessons ahead of it pass
     theirs: they are built already (kept current), or an exercise file of the lesson is the
     student's (where the starters are known: a repository with its history)."""
-    mine = progress_cache.lesson_tests(lesson, tests, leave_out=[SANITIZE_LABEL])
-    if any(t.built is True and "cpu" in t.labels for t in mine.values()):
+    if programs_built(lesson, tests, "cpu"):
         return True
     try:
         return bool(Starters(build.source_dir, lesson, None).changed())
@@ -189,7 +191,6 @@ def build_reached(build: Build, lessons: List[Lesson], args, store: progress_cac
     reached. Lessons past that are not built (a first build makes what the student needs first;
     `./course test NN` builds any lesson at once). Returns (results, tests, {label: when reused
     results were taken}, {label: this run's build}, the lessons built)."""
-    on_demand = build.gpu_programs
     tests = list_tests(build.dir)
     early = {lesson.label for lesson in lessons if reached(build, lesson, tests)}
     results: Dict[str, TestResult] = {}
