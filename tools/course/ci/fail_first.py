@@ -9,7 +9,7 @@ reported a failed assertion. A crash, a timeout, a missing program or a skip is 
   --mode gpu  every test of both trees; on a machine without a GPU it exits 77 (skipped),
               and a GPU test that skips on a GPU machine is a violation. The timing and
               counter tests run last, a program's in as few processes as can be
-              (batched_tests.py), the others side by side.
+              (model/batched_tests.py), the others side by side.
 
 Exit status: 0 when the course is sound, 1 with a list of violations, 2 for bad usage,
 77 when --mode gpu finds no GPU.
@@ -26,7 +26,7 @@ from course.model import machine
 from course.model.cli import Parser, jobs_option
 from course.model.course_model import Build, ROLES, TREES, role_of
 from course.model.ctest_results import ResultError, list_tests, read_junit, run_ctest
-from course.ci.batched_tests import merge_junit, run_batched
+from course.model.batched_tests import merge_junit, run_batched
 
 # The output ctest keeps of each test in the report (its defaults keep 1 KiB of a passed
 # test): enough for every measurement line, which docs/measurements/lessons.csv is made from

@@ -17,7 +17,7 @@ LEFT_OUT = ("solutions", ".ci", ".github/workflows/ci.yml", ".github/workflows/g
             "tools/course/tests/test_check_answers.py",
             "tools/course/tests/test_cpu_kernel_mistakes.py",
             "tools/course/tests/test_layout_mistakes.py",
-            "tools/course/tests/test_batched_tests.py", "tools/course/tests/test_fail_first.py",
+            "tools/course/tests/test_fail_first.py",
             "tools/course/tests/test_loop_bench.py", "tools/course/tests/test_slowest_tests.py",
             "tools/course/tests/test_student_repo.py")
 

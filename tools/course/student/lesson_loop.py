@@ -20,8 +20,10 @@ from typing import Dict, List, Optional, Tuple
 from course.model import answers
 from course.model.cli import make_dir
 from course.model.course_model import Build, COMMAND, CourseError, Lesson, SANITIZE_LABEL
-from course.model.ctest_results import (ASSERTION, CRASH, ResultError, TestResult, first_failure,
-                                        list_tests, read_junit, run_ctest)
+from course.model.batched_tests import merge_junit, run_batched
+from course.model.ctest_results import (ASSERTION, CRASH, PASS, SKIP, ResultError, TestInfo,
+                                        TestResult, first_failure, list_tests, read_junit,
+                                        run_ctest)
 from course.model.starters import Starters
 from course.student import progress_cache, progress_report as report
 
@@ -42,14 +44,8 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
         then = " and save" if watching else ""
         print(f"\nLesson {lesson.number} does not build: fix the error above{then}.", flush=True)
         return False
-    junit = make_dir(build.state_dir) / f"test-{lesson.label}.xml"
-    labels = [f"^{lesson.label}$", "^student$"] + (["^cpu$"] if cpu_only else [])
-    # The sanitizer runs are slow: grading and `ctest -L sanitize` run them, the loop does not.
-    run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False, output_on_failure=verbose,
-              extra=["-LE", f"^{SANITIZE_LABEL}$"])
     try:
-        results = read_junit(junit)
-        tests = list_tests(build.dir)
+        results, tests = run_tests(build, lesson, jobs, cpu_only, verbose)
     except ResultError as e:
         print(f"course: {e}", flush=True)
         return False
@@ -79,6 +75,46 @@ def run_lesson(build: Build, lesson: Lesson, jobs: int, cpu_only: bool = False,
                         f"without them): the reasoning and the reference figures are with your "
                         f"instructor.", flush=True)
     return p.counted and not p.failing and not refused
+
+
+def run_tests(build: Build, lesson: Lesson, jobs: int, cpu_only: bool, verbose: bool
+              ) -> Tuple[Dict[str, TestResult], Dict[str, TestInfo]]:
+    """Runs the lesson's student tests (cpu_only: its CPU tests) but the sanitizer runs (slow:
+    grading and `ctest -L sanitize` run them). Where the lesson's GPU test programs are built,
+    ctest runs the others and each GPU program runs its tests in as few processes as they allow
+    (batched_tests: a CUDA context's start per program instead of per test; a timing or counter
+    test still has the GPU to itself). Returns (the results, every registered test)."""
+    state = make_dir(build.state_dir)
+    junit = state / f"test-{lesson.label}.xml"
+    labels = [f"^{lesson.label}$", "^student$"] + (["^cpu$"] if cpu_only else [])
+    tests = list_tests(build.dir)
+    mine = progress_cache.lesson_tests(lesson, tests, leave_out=[SANITIZE_LABEL])
+    gpu = [] if cpu_only or not progress_cache.programs_built(lesson, tests, "gpu") else \
+        [name for name, t in mine.items() if "gpu" in t.labels]
+    # Guards first: a failure sends the tests after it to a new process, and the tests a student
+    # is still making pass are the exercise tests.
+    gpu.sort(key=lambda name: "exercise" in tests[name].labels)
+    excluded = SANITIZE_LABEL + ("|gpu" if gpu else "")
+    run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False, output_on_failure=verbose,
+              extra=["-LE", f"^({excluded})$"])
+    if not gpu:
+        return read_junit(junit), tests
+    cpu_junit = state / f"test-{lesson.label}-cpu.xml"
+    junit.replace(cpu_junit)
+    gpu_junit = state / f"test-{lesson.label}-gpu.xml"
+    gpu_results = run_batched(build.dir, tests, gpu, gpu_junit, say=print)
+    for i, name in enumerate(gpu, 1):
+        result = gpu_results.get(name)
+        word = RESULT_WORDS.get(result.status, "Failed") if result else "Not run"
+        print(f"{i:>2}/{len(gpu)} {name} {'.' * max(3, 70 - len(name))} {word:>8}", flush=True)
+        if verbose and result and not result.passed:
+            print(result.output, flush=True)
+    merge_junit(junit, [cpu_junit, gpu_junit])
+    return read_junit(junit), tests
+
+
+#: How a GPU test's verdict reads in the loop's list (as ctest words them).
+RESULT_WORDS = {PASS: "Passed", SKIP: "Skipped", ASSERTION: "Failed", CRASH: "Failed"}
 
 
 def as_shipped(build: Build, lesson: Lesson) -> List[Path]:

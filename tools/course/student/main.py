@@ -85,14 +85,8 @@ def wants_gpu(build: Build, lesson: Lesson, tests: Dict[str, TestInfo],
               cpu: report.LessonProgress) -> bool:
     """Whether progress builds a lesson's GPU test programs: once its CPU tests pass (its kernel
     is worth checking), or when they are built already (kept current)."""
-    return cpu.cpu_done or cpu.cpu_total == 0 or programs_built(lesson, tests, "gpu")
-
-
-def programs_built(lesson: Lesson, tests: Dict[str, TestInfo], kind: str) -> bool:
-    """Whether a test program of the lesson of this kind ('cpu' or 'gpu') is built. The
-    sanitizer runs' command is python: only the test program itself says it is built."""
-    mine = progress_cache.lesson_tests(lesson, tests, leave_out=[SANITIZE_LABEL])
-    return any(t.built is True and kind in t.labels for t in mine.values())
+    return (cpu.cpu_done or cpu.cpu_total == 0
+            or progress_cache.programs_built(lesson, tests, "gpu"))
 
 
 def run_tests(build: Build, lessons: List[Lesson], kind: str, jobs: int, rerun: bool,
@@ -175,7 +169,7 @@ def reached(build: Build, lesson: Lesson, tests: Dict[str, TestInfo]) -> bool:
     """Whether progress builds a lesson's CPU test programs before the lessons ahead of it pass
     theirs: they are built already (kept current), or an exercise file of the lesson is the
     student's (where the starters are known: a repository with its history)."""
-    if programs_built(lesson, tests, "cpu"):
+    if progress_cache.programs_built(lesson, tests, "cpu"):
         return True
     try:
         return bool(Starters(build.source_dir, lesson, None).changed())

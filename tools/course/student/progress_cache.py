@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from course.model.cli import write_text_atomic
-from course.model.course_model import CourseError, Lesson, split_test_name
+from course.model.course_model import SANITIZE_LABEL, CourseError, Lesson, split_test_name
 from course.model.ctest_results import CRASH, NOT_BUILT, SKIP, TestInfo, TestResult
 
 VERSION = 1
@@ -73,6 +73,13 @@ def lesson_tests(lesson: Lesson, tests: Dict[str, TestInfo], tree: str = "studen
                 not set(leave_out) & set(info.labels):
             out[name] = info
     return out
+
+
+def programs_built(lesson: Lesson, tests: Dict[str, TestInfo], kind: str) -> bool:
+    """Whether a test program of the lesson of this kind ('cpu' or 'gpu') is built. The
+    sanitizer runs' command is python: only the test program itself says it is built."""
+    mine = lesson_tests(lesson, tests, leave_out=[SANITIZE_LABEL])
+    return any(t.built is True and kind in t.labels for t in mine.values())
 
 
 def lesson_key(lesson: Lesson, tests: Dict[str, TestInfo], machine: str,

@@ -190,6 +190,37 @@ print("[100%] Built target " + target)
 '''
 
 
+FAKE_GTEST = r'''#!{python}
+"""Stands in for a GoogleTest program: runs the tests --gtest_filter names, each as $FAKE_BATCH
+says ("Suite.Name=fail,Other.Name=skip"; pass where it says nothing; crash: the process ends
+there). Appends "<program> <filter>" to $FAKE_LOG."""
+import os, sys
+mode = dict(x.split("=") for x in os.environ.get("FAKE_BATCH", "").split(",") if x)
+names = next(a for a in sys.argv if a.startswith("--gtest_filter="))[15:].split(":")
+log = os.environ.get("FAKE_LOG")
+if log:
+    with open(log, "a") as f:
+        f.write(os.path.basename(sys.argv[0]) + " " + ":".join(names) + "\n")
+print("[kit-device] Test GPU (sm_90, 1 SMs)")
+for n in names:
+    print(f"[ RUN      ] {{n}}")
+    m = mode.get(n, "pass")
+    if m == "crash":
+        sys.exit(139)
+    if m == "fail":
+        print("x.cpp:3: Failure\nno")
+        print(f"[  FAILED  ] {{n}} (2 ms)")
+        if "--gtest_fail_fast" in sys.argv:
+            sys.exit(1)
+    elif m == "skip":
+        print("x.cpp:3: Skipped\nInconclusive: busy\n")
+        print(f"[  SKIPPED ] {{n}} (0 ms)")
+    else:
+        print("[kit-slowdown] measured 2.00x model 2.00x")
+        print(f"[       OK ] {{n}} (5 ms)")
+'''
+
+
 class ToolTest(unittest.TestCase):
     """A temporary folder, fake ctest/cmake first on PATH, and a way to run the tools."""
 

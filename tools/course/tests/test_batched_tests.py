@@ -1,49 +1,25 @@
 """batched_tests: a program's tests in as few processes as can be; a process keeps its verdicts
-up to its first failure, and a test that skipped or did not finish runs on its own through ctest. A stand-in GoogleTest program
-(written here) runs the tests its filter names, each as $FAKE_BATCH says (pass, fail, skip, or
-crash: the process ends there)."""
+up to its first failure, and a test that skipped or did not finish runs on its own through
+ctest. A stand-in GoogleTest program (course_testing.FAKE_GTEST) runs the tests its filter
+names, each as $FAKE_BATCH says."""
 
 from __future__ import annotations
 
 import sys
-import textwrap
 import unittest
 
-from course_testing import ToolTest, junit_case, junit_file, passing_output
+from course_testing import FAKE_GTEST, ToolTest, junit_case, junit_file, passing_output
 
 from course.model.ctest_results import ASSERTION, CRASH, PASS, TestInfo, read_junit
-from course.ci import batched_tests
+from course.model import batched_tests
 
-FAKE_PROGRAM = textwrap.dedent('''\
-    #!{python}
-    import os, sys
-    mode = dict(x.split("=") for x in os.environ["FAKE_BATCH"].split(","))
-    names = next(a for a in sys.argv if a.startswith("--gtest_filter="))[15:].split(":")
-    print("[kit-device] Test GPU (sm_90, 1 SMs)")
-    for n in names:
-        print(f"[ RUN      ] {{n}}")
-        m = mode.get(n, "pass")
-        if m == "crash":
-            sys.exit(139)
-        if m == "fail":
-            print("x.cpp:3: Failure\\nno")
-            print(f"[  FAILED  ] {{n}} (2 ms)")
-            if "--gtest_fail_fast" in sys.argv:
-                sys.exit(1)
-        elif m == "skip":
-            print("x.cpp:3: Skipped\\nInconclusive: busy\\n")
-            print(f"[  SKIPPED ] {{n}} (0 ms)")
-        else:
-            print("[kit-slowdown] measured 2.00x model 2.00x")
-            print(f"[       OK ] {{n}} (5 ms)")
-    ''')
 
 
 class Batched(ToolTest):
     def setUp(self) -> None:
         super().setUp()
         self.program = self.bin / "lesson01_student_gpu"
-        self.program.write_text(FAKE_PROGRAM.format(python=sys.executable))
+        self.program.write_text(FAKE_GTEST.format(python=sys.executable))
         self.program.chmod(0o755)
         self.build = self.tmp / "build"
         self.build.mkdir()

@@ -10,8 +10,11 @@ import threading
 import time
 import unittest
 
-from course_testing import (FIXTURES, TOOLS, ToolTest, junit_case, junit_file, make_build,
-                            make_course, passing_output, test_list)
+from course_testing import (CPU, FAKE_GTEST, FIXTURES, GPU, TOOLS, ToolTest, junit_case,
+                            junit_file, make_build, make_course, passed, passing_output, test_list)
+
+#: The labels of a GPU guard test of lesson 01 (must pass on the starter too).
+GPU_GUARD = "gpu;guard;lesson01;student"
 
 
 class Watch(ToolTest):
@@ -187,6 +190,45 @@ class LessonTest(ToolTest):
         self.assertIn("The CPU part passes. `./course test 01` builds the "
                       "kernel and checks it on a GPU.", proc.stdout)
         self.assertNotRegex(proc.stdout, r"(?i)\bdone\b")
+
+    def gpu_lesson(self, batch: str):
+        """Lesson 01 on a GPU machine: a CPU test through ctest, three GPU exercise tests and a
+        GPU guard of one built program (a stand-in that runs them as `batch` says)."""
+        program = self.tmp / "lesson01_student_gpu"
+        program.write_text(FAKE_GTEST.format(python=sys.executable))
+        program.chmod(0o755)
+        gpu = {"student/lesson01/G.Counters": GPU, "student/lesson01/G.Output": GPU,
+               "student/lesson01/G.Speed": GPU, "student/lesson01/G.Guard": GPU_GUARD}
+        self.env["FAKE_CTEST_LIST"] = str(test_list(
+            self.tmp / "list.json", {"student/lesson01/A.Cpu": CPU, **gpu},
+            programs={n: str(program) for n in gpu}))
+        self.env["FAKE_BATCH"] = batch
+        return self.lesson_test(junit_file(self.tmp / "cpu.xml", [passed("A.Cpu")]))
+
+    def test_on_a_gpu_the_gpu_tests_run_in_one_process_and_each_keeps_its_verdict(self):
+        proc = self.gpu_lesson("")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        # ctest runs the CPU tests; the GPU program runs its three tests in one process.
+        run = [c for c in self.calls() if c.startswith("ctest") and "--output-junit" in c]
+        self.assertEqual(len(run), 1, self.calls())
+        self.assertIn("-L ^lesson01$ -L ^student$", run[0])
+        self.assertIn("-LE ^(sanitize|gpu)$", run[0])
+        programs = [c for c in self.calls() if c.startswith("lesson01_student_gpu")]
+        # The guard first: a failure sends the tests after it to a new process, and the tests
+        # still to be made to pass are the exercise tests.
+        self.assertEqual(programs, ["lesson01_student_gpu G.Guard:G.Counters:G.Output:G.Speed"])
+        self.assertRegex(proc.stdout, r"student/lesson01/G\.Speed \.+ +Passed")
+        self.assertIn("Lesson 01: CPU 1/1, GPU 4/4", proc.stdout)
+
+    def test_on_a_gpu_a_failing_gpu_test_is_named_and_the_rest_still_run(self):
+        proc = self.gpu_lesson("G.Output=fail")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        programs = [c for c in self.calls() if c.startswith("lesson01_student_gpu")]
+        self.assertEqual(programs, ["lesson01_student_gpu G.Guard:G.Counters:G.Output:G.Speed",
+                                    "lesson01_student_gpu G.Speed"])
+        self.assertRegex(proc.stdout, r"student/lesson01/G\.Output \.+ +Failed")
+        self.assertIn("x.cpp:3", proc.stdout)
+        self.assertIn("GPU 3/4", proc.stdout)
 
     def test_a_lesson_that_does_not_build_exits_1(self):
         self.env["FAKE_CMAKE_FAIL"] = "lesson01-cpu"

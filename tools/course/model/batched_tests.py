@@ -1,8 +1,9 @@
-"""Running tests that must each have the GPU to themselves (timing and counter tests) one
-program at a time, a program's such tests in as few processes as can be, instead of one process
-per test: each test then saves its program's start (a CUDA context: about 0.35 s on the H100,
-much of a counter or timing test's time there). Used by the fail-first check (fail_first.py
---mode gpu).
+"""Running GPU tests one program at a time, a program's tests in as few processes as can be,
+instead of one process per test: each test then saves its program's start (a CUDA context: about
+0.35 s on the H100, much of a counter or timing test's time there), and a timing or counter test
+still has the GPU to itself. Used by the fail-first check (fail_first.py --mode gpu: the timing
+and counter tests) and by the student's loop on a GPU (`./course test NN`: the lesson's GPU
+tests; grading runs every test in a process of its own).
 
 No verdict depends on a test that went wrong before it in the same process (a kernel's sticky
 CUDA error fails every later test of its process): a process keeps the verdicts of its tests up
