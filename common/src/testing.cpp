@@ -197,12 +197,11 @@ SharedCounters CounterTest::expect_ideal(const std::string& what, const Trace& t
   for (const Side& s :
        {Side{loads, c.sass.load_wavefronts, ideal.load_wavefronts, c.sass.load_requests},
         Side{stores, c.sass.store_wavefronts, ideal.store_wavefronts, c.sass.store_requests}}) {
-    EXPECT_EQ(s.wavefronts, s.ideal)
-        << what << ": " << s.name << " conflict: " << s.wavefronts << " wavefronts for "
-        << s.requests << " requests ("
-        << (s.requests > 0 ? static_cast<double>(s.wavefronts) / static_cast<double>(s.requests)
-                           : 0.0)
-        << " per request; ideal " << s.ideal << ")" << where;
+    // Not what they cost: with a starter's layout that is often a prediction's answer (the
+    // [kit-counters] line above gives the counts).
+    EXPECT_TRUE(s.wavefronts == s.ideal)
+        << what << ": " << s.name << " conflict: the counters read more wavefronts than the ideal"
+        << " of their " << s.requests << " requests" << where;
   }
   return c;
 }

@@ -21,9 +21,10 @@ TEST_F(FragmentCounters, EveryLdmatrixAtItsIdeal) {
   const kit::LdsmCounters c = expect_ldsm(
       "load_fragments", lesson08::testing::fragment_counts<lesson08::FragmentTile>(kTiles),
       [&] { lesson08::load_fragments(b.in.get(), b.out.get(), kTiles); });
-  EXPECT_EQ(c.wavefronts, ideal.wavefronts)
-      << "load_fragments: " << c.wavefronts << " ldmatrix wavefronts for " << c.requests
-      << " requests (ideal 4 per request): the rows of a matrix share banks";
+  // Not what they cost: that is a prediction's answer for the starter (the report line gives it).
+  EXPECT_TRUE(c.wavefronts == ideal.wavefronts)
+      << "load_fragments: the counters read more ldmatrix wavefronts than the ideal of its "
+      << c.requests << " requests: the rows of a matrix share banks";
 }
 
 } // namespace

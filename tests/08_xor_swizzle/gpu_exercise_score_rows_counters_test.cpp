@@ -27,9 +27,9 @@ TEST_F(ScoreRowsCounters, EveryRequestAtItsIdeal) {
     const kit::SharedCounts ideal = trace.ideal();
     EXPECT_EQ(c.sass.load_requests, ideal.load_requests)
         << "score_rows: the kernel does not issue the loads its trace describes";
-    EXPECT_EQ(c.sass.load_wavefronts, ideal.load_wavefronts)
-        << "score_rows: the tile column reads conflict: " << c.sass.load_wavefronts
-        << " wavefronts for " << c.sass.load_requests << " requests";
+    EXPECT_TRUE(c.sass.load_wavefronts == ideal.load_wavefronts)
+        << "score_rows: the tile column reads conflict: the counters read more wavefronts than "
+        << "the ideal of their " << c.sass.load_requests << " requests";
     return;
   }
   expect_ideal("score_rows", trace, launch, "the tile column reads", "the pair stores");

@@ -100,4 +100,20 @@ TEST(Prediction, TheMacroNamesTheConstantAndFailsOnce) {
   EXPECT_FALSE(contains(m, "1234567")) << m;
 }
 
+TEST(PredictionsWritten, OnlyWhenNoneIsStillZero) {
+  EXPECT_TRUE(kit::predictions_written(1, 32, 1.5));
+  EXPECT_FALSE(kit::predictions_written(1, 0, 1.5));
+  EXPECT_FALSE(kit::predictions_written(1, 32, 0.0));
+  static_assert(kit::predictions_written(2), "usable where a constant is needed");
+}
+
+TEST(CountText, TheNumberOnceThePredictionsAreWrittenAQuestionMarkBefore) {
+  EXPECT_EQ(kit::count_text(true, 32, "wavefronts"), "32 wavefronts");
+  EXPECT_EQ(kit::count_text(true, 1, "wavefronts"), "1 wavefront");
+  EXPECT_EQ(kit::count_text(false, 32, "wavefronts"), "? wavefronts");
+  EXPECT_EQ(kit::count_text(false, 1.5, "x"), "?x");
+  EXPECT_EQ(kit::count_text(true, 1.5, "x"), "1.5x");
+  EXPECT_EQ(kit::count_text(false, 2, ""), "?");
+}
+
 } // namespace

@@ -10,6 +10,10 @@
 /// A wrong prediction is reported at the constant's line in the lesson's exercise.hpp (where
 /// the student changes it), not at the test's (kit/testing_exercise.hpp).
 ///
+/// Until the student has written down their predictions (kit::predictions_written), a failure
+/// of an exercise test says what is wrong and where, and a count a prediction asks for reads "?"
+/// (kit::count_text).
+///
 /// Host code only (GoogleTest, no CUDA): the lessons' CPU test programs use it.
 #pragma once
 
@@ -85,6 +89,36 @@ template <class T>
          << "  Work it out, then change " << name
          << " in exercise.hpp (the model's value is printed once yours matches it).";
 }
+
+/// Whether the student has written down every prediction given (none is still the starter's 0:
+/// a count or a ratio is never 0). A lesson's tests/NN_topic/predictions.hpp lists its Part 1;
+/// its exercise tests give a count a prediction asks for only once this holds (count_text).
+template <class... T>
+constexpr bool predictions_written(const T&... predicted) {
+  return ((predicted != T{}) && ...);
+}
+
+/// A count as a message gives it ("2 wavefronts", "1 wavefront", "1.5x", "2" without a unit):
+/// the number where `shown` (predictions_written of the lesson's Part 1), "?" until then.
+template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+std::string count_text(bool shown, T value, std::string_view unit) {
+  std::string text = shown ? prediction_text(value) : std::string("?");
+  if (unit.empty()) {
+    return text;
+  }
+  if (unit == "x") {
+    return text + "x";
+  }
+  std::string_view u = unit;
+  if (shown && value == T(1) && u.size() > 1 && u.back() == 's') {
+    u.remove_suffix(1);
+  }
+  return text + " " + std::string(u);
+}
+
+/// What a message says in place of a count it holds back (kit::count_text).
+inline constexpr const char* kCountsAfterPredictions =
+    "(\"?\": the count shows once you have written down your Part 1 predictions in exercise.hpp)";
 
 namespace detail {
 

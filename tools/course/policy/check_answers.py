@@ -26,7 +26,9 @@ The same run also checks, mechanically:
     picture it shows there, draws a pattern one of the lesson's predictions asks about (the
     patterns are read from the lesson's prediction tests: prediction_patterns.py);
   - with --build-dir: the starter's CPU test programs, run as the student first runs them, print
-    no answer in their failure messages.
+    no answer in their failure messages, and no count (wavefronts, a ratio, an ideal, a phase's
+    cost) that equals one of the lesson's predictions (2 and more) before the student has
+    written them down.
 
   ./course-admin check-answers                       # every lesson
   ./course-admin check-answers --lesson 07 --units   # what counts as lesson 07's answers
@@ -340,6 +342,52 @@ def costs_in_guard_test_names(view_root: Path, lesson: Lesson) -> List[Finding]:
 # The starter's failure messages
 # ------------------------------------------------------------------------------------------
 
+#: A prediction of the reference solution's exercise.hpp and its value.
+PREDICTION_VALUE = re.compile(
+    r"\b(kPredicted\w+)\s*=\s*([0-9]+(?:\.[0-9]+)?)(?:[fF])?\s*;")
+#: Where a failure message gives a count: "costs 2 wavefronts", "2x the wavefronts", "ideal 4",
+#: "phases 8 + 8", "the model 2", and GoogleTest's "Which is: 2" under an expression of
+#: wavefronts or a ratio.
+COUNT_PHRASES = (
+    re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) wavefronts?\b"),
+    re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)x the wavefronts\b"),
+    re.compile(r"\bcosts? (\d+(?:\.\d+)?)(?![\w.])"),
+    re.compile(r"\bideal (\d+(?:\.\d+)?)(?![\w.])"),
+    re.compile(r"\bphases (\d+)(?: \+ \d+)+"),
+    re.compile(r"\bthe model (\d+(?:\.\d+)?)(?![\w.])"),
+)
+WHICH_IS = re.compile(r"^\s+Which is: (\d+(?:\.\d+)?)\s*$")
+
+
+def prediction_values(answers_root: Path, lesson: Lesson) -> dict:
+    """{value: the predictions of the reference solution that have it}, for values of 2 and
+    more (a cost of 1 is the ideal every message may name)."""
+    values: dict = {}
+    for path in solution_files(answers_root, lesson):
+        for m in PREDICTION_VALUE.finditer(path.read_text(encoding="utf-8", errors="replace")):
+            value = float(m.group(2))
+            if value >= 2:
+                values.setdefault(value, []).append(m.group(1))
+    return values
+
+
+def counts_in_messages(output: str, values: dict) -> List[Tuple[str, List[str]]]:
+    """The count phrases of a starter's test output whose number is a prediction's value:
+    (the line, the predictions that value answers)."""
+    found = []
+    lines = output.splitlines()
+    for k, line in enumerate(lines):
+        numbers = [m.group(1) for rx in COUNT_PHRASES for m in rx.finditer(line)]
+        which = WHICH_IS.match(line)
+        if which and k > 0 and re.search(r"wavefront|ratio", lines[k - 1], re.I):
+            numbers.append(which.group(1))
+        for number in numbers:
+            if float(number) in values:
+                found.append((line.strip(), values[float(number)]))
+                break
+    return found
+
+
 def starter_messages(build_dir: Path, answers_root: Path, lesson: Lesson) -> List[Finding]:
     program = build_dir / "tests" / "student" / lesson.program("student", "cpu")
     if not program.is_file():
@@ -352,6 +400,16 @@ def starter_messages(build_dir: Path, answers_root: Path, lesson: Lesson) -> Lis
         proc = subprocess.run([str(prog)], capture_output=True, text=True, errors="replace",
                               timeout=120)
         tokens = text_tokens(proc.stdout + proc.stderr)
+        # Before the student has written their predictions (the starter's are 0), no message
+        # gives a count one of them asks for.
+        seen = set()
+        for line, names in counts_in_messages(proc.stdout + proc.stderr,
+                                              prediction_values(answers_root, lesson)):
+            if line not in seen:
+                seen.add(line)
+                findings.append(Finding(f"{prog.name} (the starter's CPU tests)", 0,
+                                        f"a message gives a count {', '.join(names)} asks for: "
+                                        f"{line[:160]}"))
         for solution, unit in lesson_units(answers_root, lesson):
             for _line in occurrences(tokens, unit)[:1]:
                 findings.append(Finding(f"{prog.name} (the starter's CPU tests)", 0,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 import textwrap
 import unittest
 from pathlib import Path
@@ -531,6 +532,52 @@ class Units(unittest.TestCase):
         text = "Prose: `kDim + kVec`.\nCode:\n    kit::kDim + kVec\n// kDim+kVec\n"
         self.assertEqual(answer_units.occurrences(answer_units.text_tokens(text), unit),
                          [1, 3, 4])
+
+
+class CountsInMessages(unittest.TestCase):
+    """A starter's failure message gives no count a prediction asks for (check_answers
+    --build-dir): the lines below are messages the starters printed before they held them back."""
+
+    VALUES = {2.0: ["kPredictedStrideTwoWavefronts"], 32.0: ["kPredictedPlainLdsmWavefronts"],
+              4.0: ["kPredictedPaddedLdsmWavefronts"], 8.0: ["kPredictedTilePhaseWavefronts"]}
+
+    def found(self, text):
+        return [line for line, _ in check_answers.counts_in_messages(text, self.VALUES)]
+
+    def test_the_phrases_that_gave_counts(self):
+        for line in ["stage re (4-byte, n = 1024) costs 2 wavefronts: lane 0 uses bank 0",
+                     "  stride 2: conflict_degree says 1, the model 2 (lane 1 is in bank 2)",
+                     "the model says correlate spends 2x the wavefronts of its twin",
+                     "ldmatrix.x4 k-step 0 costs 32 wavefronts (ideal 4): the 8 rows",
+                     "the float4 load of rows 0-31, columns 0-3 (phases 8 + 8 + 8 + 8)",
+                     "rows 34 floats apart, whose column reads cost 2): a swizzle"]:
+            self.assertEqual(self.found(line), [line.strip()], line)
+        which = "Expected equality of these values:\n  r.wavefronts\n    Which is: 2\n  r.ideal\n"
+        self.assertEqual(self.found(which), ["Which is: 2"])
+
+    def test_held_back_counts_and_other_numbers_are_not(self):
+        for line in ["stage re (4-byte, n = 1024) costs ? wavefronts, its ideal 1: lane 0",
+                     "the model says correlate spends ?x the wavefronts of its twin",
+                     "(phases ? + ? + ? + ?) (16 B load) costs more wavefronts per request",
+                     "word 32 (lane 1), word 64 (lane 2) and more (and 2047 more instructions",
+                     "loads 64 wavefronts, ideal 36; stores 36, ideal 36",
+                     "blocks of 48 threads (2 warps each): resident_blocks says 1, but 2 fit"]:
+            self.assertEqual(self.found(line), [], line)
+        # "Which is" under an expression that is no count.
+        self.assertEqual(self.found("  lesson05::tile_extent(origin, n)\n    Which is: 32\n"), [])
+
+    def test_the_values_are_the_reference_predictions_of_two_and_more(self):
+        lesson = next(x for x in find_lessons(ROOT) if x.number == "02")
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp) / "solutions" / lesson.folder
+            folder.mkdir(parents=True)
+            (folder / "exercise.hpp").write_text(
+                "inline constexpr int kPredictedA = 2;\ninline constexpr int kPredictedB = 1;\n"
+                "inline constexpr double kPredictedC = 1.5;\n"
+                "inline constexpr double kPredictedD = 32.0; // the slowdown\n"
+                "inline constexpr int kPredictedE = 2;\n")
+            self.assertEqual(check_answers.prediction_values(Path(tmp), lesson),
+                             {2.0: ["kPredictedA", "kPredictedE"], 32.0: ["kPredictedD"]})
 
 
 if __name__ == "__main__":

@@ -1,0 +1,18 @@
+// Part 1 of the lesson: its predictions, in exercise.hpp. The exercise tests give a count one
+// of them asks for only once all are written down (cpu_exercise_predictions_test.cpp holds each
+// against the bank model).
+#pragma once
+
+#include <exercise.hpp>
+
+#include "kit/prediction.hpp"
+
+namespace lesson02::testing {
+
+/// Whether the student has written down every prediction of Part 1.
+inline bool predictions_written() {
+  return kit::predictions_written(kPredictedStrideTwoWavefronts, kPredictedStrideThreeWavefronts,
+                                  kPredictedStrideSixWavefronts, kPredictedStrideTwoSlowdown);
+}
+
+} // namespace lesson02::testing

@@ -1,0 +1,20 @@
+// Part 1 of the lesson: its predictions, in exercise.hpp. The exercise tests give a count
+// one of them asks for only once all are written down (the predictions tests hold each against
+// the bank model).
+#pragma once
+
+#include <exercise.hpp>
+
+#include "kit/prediction.hpp"
+
+namespace lesson08::testing {
+
+/// Whether the student has written down every prediction of Part 1.
+inline bool predictions_written() {
+  return kit::predictions_written(kPredictedChunkColumnWavefronts, kPredictedPairColumnWavefronts,
+                                  kPredictedPitch34ColumnWavefronts,
+                                  kPredictedChunkPairStoreWavefronts, kPredictedPlainLdsmWavefronts,
+                                  kPredictedPaddedLdsmWavefronts);
+}
+
+} // namespace lesson08::testing
