@@ -221,7 +221,7 @@ std::string print_layout(const Layout& layout, int rows = Layout::kRows) {
   }
   out += "\n";
   for (int r = 0; r < shown; ++r) {
-    char head[16];
+    char head[24]; // "  row %2d:" of any int
     std::snprintf(head, sizeof head, "  row %2d:", r);
     out += head;
     for (int c = 0; c < Layout::kCols; ++c) {
