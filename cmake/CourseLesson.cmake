@@ -84,6 +84,20 @@ target_link_libraries(course_gtest_pch PRIVATE GTest::gtest)
 target_compile_options(course_gtest_pch PRIVATE ${COURSE_TEST_CXX_OPTIONS})
 target_precompile_headers(course_gtest_pch PRIVATE <gtest/gtest.h>)
 
+# course_optimise_test_program(<program>): a test program whose C++ runs long enough to pay for
+# -O1 over the test programs' -Og (a lesson's tests/NN_topic/lesson.cmake says so), with
+# GoogleTest's header precompiled once more at that level for such programs.
+function(course_optimise_test_program program)
+  if(NOT TARGET course_gtest_pch_o1)
+    add_library(course_gtest_pch_o1 OBJECT "${CMAKE_BINARY_DIR}/course/gtest_pch.cpp")
+    target_link_libraries(course_gtest_pch_o1 PRIVATE GTest::gtest)
+    target_compile_options(course_gtest_pch_o1 PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-O1>)
+    target_precompile_headers(course_gtest_pch_o1 PRIVATE <gtest/gtest.h>)
+  endif()
+  target_compile_options(${program} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-O1>)
+  set_target_properties(${program} PROPERTIES PRECOMPILE_HEADERS_REUSE_FROM course_gtest_pch_o1)
+endfunction()
+
 # course_test_reads(<tests> <file>...): the tests whose names start with <tests>
 # ("student/lesson09/") read these files while they run, besides their programs and the
 # libraries those load. The grader's sandbox shows a test these and nothing else of the course or
