@@ -10,6 +10,8 @@ Steps, each timed by the wall clock:
                   03's exercise.hpp, 05's exercise.cu) and time `./course test NN --cpu`
   gpu verdict     the same with `./course test NN` (GPU machines only; --gpu-edit)
   progress        edit lesson 01's exercise.hpp, then `./course progress`
+A step after an edit is timed --repeat times (default 3), an edit before each: its row gives the
+median.
 
 Each row names the translation units the step compiled (the object files it wrote), its
 seconds and the goal. Prints a Markdown table with the machine's cores and GPU; --csv writes
@@ -28,6 +30,7 @@ failed (its output is printed), 2 for bad usage.
 from __future__ import annotations
 
 import argparse
+import statistics
 import csv
 import datetime
 import io
@@ -89,6 +92,13 @@ class Step:
     goal: Optional[float] = None
     ok_status: Tuple[int, ...] = (0,)  # `./course test` exits 1 when a test fails: a verdict
     warm: bool = False  # run once before the edit, untimed: the lesson is reached and built
+
+
+def positive(text: str) -> int:
+    """A whole number of at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of at least 1")
+    return int(text)
 
 
 def edit_arg(text: str) -> Tuple[str, str]:
@@ -188,12 +198,14 @@ def table(rows: List[Row], cores: int, gpu: Optional[str]) -> str:
     return "\n".join(out)
 
 
-def write_csv(path: Path, rows: List[Row], cores: int, gpu: Optional[str]) -> None:
+def write_csv(path: Path, rows: List[Row], cores: int, gpu: Optional[str],
+              repeat: int = 1) -> None:
     buf = io.StringIO()
     buf.write(f"# device: {gpu or 'none'}, {cores} core(s)\n"
               f"# date: {datetime.date.today().isoformat()}\n"
               f"# command: tools/course/ci/loop_bench.py (./course-admin loop-bench)\n"
-              f"# note: wall seconds of each step in a fresh copy of the course, ccache off, "
+              f"# note: wall seconds of each step in a fresh copy of the course (after an edit: "
+              f"the median of {repeat} edits), ccache off, "
               f"CMAKE_BUILD_PARALLEL_LEVEL={cores}; compiled: the object files and precompiled "
               f"headers the step wrote\n")
     writer = csv.writer(buf, lineterminator="\n")
@@ -217,6 +229,9 @@ def make_parser() -> Parser:
                          "default 01:exercise.hpp, 03:exercise.hpp, 05:exercise.cu)")
     ap.add_argument("--gpu-edit", type=edit_arg, action="append",
                     help="a GPU verdict after editing this file (default 03:exercise.hpp)")
+    ap.add_argument("--repeat", type=positive, default=3,
+                    help="times each step after an edit runs, an edit before each; its row gives "
+                         "the median (default 3)")
     ap.add_argument("--csv", type=Path, help="also write the rows here (docs/measurements/)")
     ap.add_argument("--keep", action="store_true", help="keep the scratch copy and print where")
     ap.add_argument("--dry-run", action="store_true", help="print the steps, run nothing")
@@ -227,8 +242,10 @@ def make_parser() -> Parser:
     return ap
 
 
-def measure(steps: List[Step], source: Path, keep: bool, cores: int) -> Tuple[List[Row], bool]:
-    """Runs the steps in a scratch copy of the course: (table rows, whether one failed)."""
+def measure(steps: List[Step], source: Path, keep: bool, cores: int,
+            repeat: int = 1) -> Tuple[List[Row], bool]:
+    """Runs the steps in a scratch copy of the course: (table rows, whether one failed). A step
+    after an edit runs `repeat` times, an edit before each, and gives the median."""
     work = Path(tempfile.mkdtemp(prefix="course-loop-"))
     # ccache stays out of the timings: a cache filled by earlier builds of the same sources
     # would make the first build look faster than a student's first build is.
@@ -240,11 +257,16 @@ def measure(steps: List[Step], source: Path, keep: bool, cores: int) -> Tuple[Li
         for i, step in enumerate(steps):
             if step.warm:
                 run_step(step, work, env)  # the lesson built once, as a student reaching it
-            if step.edit:
-                with (work / step.edit).open("a") as f:
-                    f.write(f"// edited by loop_bench ({i})\n")
-            secs, compiled, error = run_step(step, work, env, work / "build" / "student")
-            rows.append((step, None if error else secs, compiled))
+            times = []
+            for r in range(repeat if step.edit else 1):
+                if step.edit:
+                    with (work / step.edit).open("a") as f:
+                        f.write(f"// edited by loop_bench ({i}.{r})\n")
+                secs, compiled, error = run_step(step, work, env, work / "build" / "student")
+                if error:
+                    break
+                times.append(secs)
+            rows.append((step, None if error else statistics.median(times), compiled))
             if error:
                 print(f"{PROG}: step '{step.name}' failed: {error}", file=sys.stderr)
                 failed = True
@@ -269,12 +291,13 @@ def bench(args) -> int:
         for step in steps:
             edit = f"edit {step.edit}; " if step.edit else ""
             goal = f" (goal {step.goal:g} s)" if step.goal is not None else ""
-            print(f"{step.name}: {edit}{' && '.join(step.commands)}{goal}")
+            times = f" [the median of {args.repeat}]" if step.edit and args.repeat > 1 else ""
+            print(f"{step.name}: {edit}{' && '.join(step.commands)}{goal}{times}")
         return 0
-    rows, failed = measure(steps, args.source, args.keep, cores)
+    rows, failed = measure(steps, args.source, args.keep, cores, args.repeat)
     print(table(rows, cores, gpu))
     if args.csv:
-        write_csv(args.csv, rows, cores, gpu)
+        write_csv(args.csv, rows, cores, gpu, args.repeat)
     return 1 if failed else 0
 
 

@@ -33,7 +33,12 @@ class DryRun(ToolTest):
         self.assertIn("lesson 03, exercise.hpp edited: edit lessons/03_stride_32/exercise.hpp; "
                       "./course test 03 --cpu (goal 2 s)", proc.stdout)
         # An edit of a kernel file runs the kernel on the CPU too: its goal is longer.
-        self.assertIn("./course test 05 --cpu (goal 5 s)", proc.stdout)
+        self.assertIn("./course test 05 --cpu (goal 5 s) [the median of 3]", proc.stdout)
+        self.assertIn("first build: cmake --workflow --preset student (goal 30 s)\n",
+                      proc.stdout)  # built once
+        proc = self.bench("--dry-run", "--repeat", "1")
+        self.assertNotIn("median", proc.stdout)
+        self.assertOneLineError(self.bench("--dry-run", "--repeat", "0"), 2, "at least 1")
 
     def test_with_a_gpu_the_gpu_verdict_too(self):
         self.with_gpu()
