@@ -9,7 +9,8 @@
 #     compiled by the host compiler alone against the headers: no nvcc, no CUDA library, so
 #     the CPU verdict after an edit takes seconds.
 #   - lesson03_<tree>_gpu: one test program of every gpu_* and perf_* test file, linked with
-#     the lesson's library, the lesson's twins and the kit. Only where COURSE_BUILD_GPU_TESTS
+#     the lesson's library, the lesson's twins and the kit (its files compile as
+#     lesson03_<tree>_gpu_objects, beside the library's nvcc). Only where COURSE_BUILD_GPU_TESTS
 #     (a GPU at configure time, or COURSE_GPU_TESTS=ON): elsewhere its tests are registered all
 #     the same and report Skipped with the reason.
 # and, where tests/03_stride_32 has CUDA sources that are not test files (twin.cu: the
@@ -222,7 +223,18 @@ function(course_add_test_folder lesson tree folder)
       continue()
     endif()
     set(exe "${base}_${kind}")
-    add_executable(${exe} ${${kind}_sources})
+    # A GPU test program's C++ is compiled as its own target, <program>_objects, which waits for
+    # no library: after an edit of an exercise file it compiles beside the lesson's CUDA
+    # library (nvcc), and only the link waits for that.
+    set(units "${exe}")
+    if(kind STREQUAL "gpu")
+      set(units "${exe}_objects")
+      add_library(${units} OBJECT ${${kind}_sources})
+      add_executable(${exe})
+      target_link_libraries(${exe} PRIVATE ${units})
+    else()
+      add_executable(${exe} ${${kind}_sources})
+    endif()
     # The lesson's kernels for their CPU run (kit/cpu_runtime.hpp): a translation unit of their
     # own, without GoogleTest, so an edit of exercise.cu recompiles them alone; in a program of
     # their own, so a kernel the host compiler refuses leaves the other CPU tests running.
@@ -255,14 +267,18 @@ function(course_add_test_folder lesson tree folder)
       # dladdr, for the line of a faulting global access (in libc itself from glibc 2.34).
       target_link_libraries(${exe} PRIVATE ${CMAKE_DL_LIBS})
     elseif(kind STREQUAL "gpu")
+      # What the files include (the lesson's headers, the twins' folder, the kit, GoogleTest),
+      # without a build-order dependency on the lesson's CUDA library or the twins'.
+      target_link_libraries(${units} PRIVATE ${ARG_HEADERS} kit_model families GTest::gtest
+                                             CUDA::cudart)
       target_link_libraries(${exe} PRIVATE ${ARG_LINK} kit_testing GTest::gtest_main)
     endif()
-    target_include_directories(${exe} PRIVATE "${folder}")
-    target_compile_options(${exe} PRIVATE ${COURSE_TEST_CXX_OPTIONS})
-    target_precompile_headers(${exe} REUSE_FROM course_gtest_pch)
+    target_include_directories(${units} PRIVATE "${folder}")
+    target_compile_options(${units} PRIVATE ${COURSE_TEST_CXX_OPTIONS})
+    target_precompile_headers(${units} REUSE_FROM course_gtest_pch)
     # One translation unit per program (most of a test file's compile time is fixed cost):
     # helpers in the anonymous namespaces of one program's files must have distinct names.
-    set_target_properties(${exe} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
+    set_target_properties(${units} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                             "${CMAKE_BINARY_DIR}/tests/${tree}")
     if(NOT lesson STREQUAL tree)
@@ -487,7 +503,8 @@ function(course_add_lesson number topic)
   endforeach()
   # A lesson whose tests need more than the kit (a library such as cuBLAS, a definition)
   # says so in tests/NN_topic/lesson.cmake, included here with `lesson`, `name` and
-  # COURSE_TREES set; its test programs are <lesson>_<tree>_cpu and <lesson>_<tree>_gpu. A
+  # COURSE_TREES set; its test programs are <lesson>_<tree>_cpu and <lesson>_<tree>_gpu, whose
+  # files compile as <lesson>_<tree>_gpu_objects (a definition they need goes there). A
   # target of its own that a test runs is the lesson's too: _course_lesson_makes(${lesson} <it>).
   if(EXISTS "${PROJECT_SOURCE_DIR}/tests/${name}/lesson.cmake")
     include("${PROJECT_SOURCE_DIR}/tests/${name}/lesson.cmake")

@@ -95,14 +95,34 @@ def run_tests(build: Build, lesson: Lesson, jobs: int, cpu_only: bool, verbose: 
     # is still making pass are the exercise tests.
     gpu.sort(key=lambda name: "exercise" in tests[name].labels)
     excluded = SANITIZE_LABEL + ("|gpu" if gpu else "")
-    run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False, output_on_failure=verbose,
-              extra=["-LE", f"^({excluded})$"])
     if not gpu:
+        run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False, output_on_failure=verbose,
+                  extra=["-LE", f"^({excluded})$"])
         return read_junit(junit), tests
+    # The GPU programs run while ctest runs the CPU tests (the CPU tests take no GPU); their
+    # lines follow ctest's.
     cpu_junit = state / f"test-{lesson.label}-cpu.xml"
-    junit.replace(cpu_junit)
     gpu_junit = state / f"test-{lesson.label}-gpu.xml"
-    gpu_results = run_batched(build.dir, tests, gpu, gpu_junit, say=print)
+    said: List[str] = []
+    batch: Dict[str, object] = {}
+
+    def run_gpu() -> None:
+        try:
+            batch["results"] = run_batched(build.dir, tests, gpu, gpu_junit,
+                                           say=lambda *a, **_: said.append(" ".join(map(str, a))))
+        except Exception as e:  # raised again below, in the loop's own thread
+            batch["error"] = e
+
+    worker = threading.Thread(target=run_gpu, daemon=True)
+    worker.start()
+    run_ctest(build.dir, cpu_junit, labels, jobs=jobs, quiet=False, output_on_failure=verbose,
+              extra=["-LE", f"^({excluded})$"])
+    worker.join()
+    if "error" in batch:
+        raise batch["error"]  # type: ignore[misc]
+    gpu_results: Dict[str, TestResult] = batch["results"]  # type: ignore[assignment]
+    for line in said:
+        print(line, flush=True)
     for i, name in enumerate(gpu, 1):
         result = gpu_results.get(name)
         word = RESULT_WORDS.get(result.status, "Failed") if result else "Not run"
