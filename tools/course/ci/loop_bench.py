@@ -204,8 +204,9 @@ def write_csv(path: Path, rows: List[Row], cores: int, gpu: Optional[str],
     buf.write(f"# device: {gpu or 'none'}, {cores} core(s)\n"
               f"# date: {datetime.date.today().isoformat()}\n"
               f"# command: tools/course/ci/loop_bench.py (./course-admin loop-bench)\n"
-              f"# note: wall seconds of each step in a fresh copy of the course (after an edit: "
-              f"the median of {repeat} edits), ccache off, "
+              f"# note: wall seconds of each step in a fresh copy of the course"
+              f"{f' (after an edit: the median of {repeat} edits)' if repeat > 1 else ''}, "
+              f"ccache off, "
               f"CMAKE_BUILD_PARALLEL_LEVEL={cores}; compiled: the object files and precompiled "
               f"headers the step wrote\n")
     writer = csv.writer(buf, lineterminator="\n")
