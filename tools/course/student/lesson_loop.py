@@ -91,9 +91,6 @@ def run_tests(build: Build, lesson: Lesson, jobs: int, cpu_only: bool, verbose: 
     mine = progress_cache.lesson_tests(lesson, tests, leave_out=[SANITIZE_LABEL])
     gpu = [] if cpu_only or not progress_cache.programs_built(lesson, tests, "gpu") else \
         [name for name, t in mine.items() if "gpu" in t.labels]
-    # Guards first: a failure sends the tests after it to a new process, and the tests a student
-    # is still making pass are the exercise tests.
-    gpu.sort(key=lambda name: "exercise" in tests[name].labels)
     excluded = SANITIZE_LABEL + ("|gpu" if gpu else "")
     if not gpu:
         run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False, output_on_failure=verbose,
