@@ -49,9 +49,8 @@ KIT_HD constexpr int span_bytes(SwizzleMode m) {
 std::string mode_name(SwizzleMode m);
 
 // ---------------------------------------------------------------------------------------
-// What the TMA writes, as layouts of floats: (row, col) of the box -> offset in floats. In
-// float offsets a chunk is 4 floats (M = 2) and address bit 7 is float bit 5 (S = 3):
-// CuTe's Swizzle<B, 4, 3> on byte offsets is Swizzle<B, 2, 3> on float offsets.
+// What the TMA writes, as layouts of floats: (row, col) of the box -> offset in floats. The
+// README's table gives each mode on byte offsets, as CuTe writes it.
 // ---------------------------------------------------------------------------------------
 
 /// Box columns of the 32B mode: one 32-byte span per row.
