@@ -355,11 +355,19 @@ def next_step(progress: List[LessonProgress], build_dir: Path, source_dir: Path)
 
 def render_measurements(progress: List[LessonProgress], limit: int = 6) -> List[str]:
     """The slowdowns measured on this GPU beside the model's, per lesson (the counters' lines
-    stay in the JUnit report: there are many, and the tests already hold them to the model)."""
+    stay in the JUnit report: there are many, and the tests already hold them to the model). A
+    lesson's demos' slowdowns are what its predictions ask: they show once its CPU tests, the
+    predictions among them, pass."""
     lines = []
     for p in progress:
         slowdowns = [m for m in p.measured if " over " in m and " measured " in m]
         if not slowdowns:
+            continue
+        if not p.cpu_done:
+            many = len(slowdowns) != 1
+            lines.append(f"Lesson {p.lesson.number}: {len(slowdowns)} slowdown{'s' if many else ''} "
+                         f"measured on this GPU, shown once the lesson's CPU tests pass (your "
+                         f"predictions are among them).")
             continue
         lines.append(f"Lesson {p.lesson.number}, measured on this GPU beside the model:")
         lines += [f"  {m}" for m in slowdowns[:limit]]

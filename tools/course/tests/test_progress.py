@@ -15,7 +15,8 @@ import unittest
 from pathlib import Path
 
 from course_testing import (CPU, FIXTURES, GPU, TOOLS, ToolTest, failed, junit_case, junit_file,
-                            make_build, make_course, passed, skipped_gpu, test_list)
+                            make_build, make_course, passed, passing_output, skipped_gpu,
+                            test_list)
 
 GPU_GUARD = "gpu;guard;lesson01;student"
 
@@ -98,9 +99,11 @@ class Progress(ToolTest):
         self.assertIn("2/6, 3 skipped [1]", row)
         self.assertIn("not started", row)  # only guards pass: no exercise yet
         self.assertIn("[1] this CUDA toolkit is too old for the Range Profiler API", proc.stdout)
-        self.assertIn("Lesson 01, measured on this GPU beside the model:", proc.stdout)
-        self.assertIn("'float stride 33' over 'float stride 1': measured 1.00x model 1.00x "
-                      "fidelity 0.999 warps/SM 64 (pass)", proc.stdout)
+        # The demos' slowdowns are Part 1's answers: held back while the CPU part (the
+        # predictions among it) does not pass.
+        self.assertNotIn("measured 1.00x", proc.stdout)
+        self.assertIn("Lesson 01: 2 slowdowns measured on this GPU, shown once the lesson's CPU "
+                      "tests pass (your predictions are among them).", proc.stdout)
 
     def test_on_a_gpu_with_counters_only_the_slowdowns_are_listed(self):
         # The starter with hidden tests on an H200 whose counters worked.
@@ -109,7 +112,7 @@ class Progress(ToolTest):
         self.assertIn("1/11", row)  # the two hidden tests are CPU exercises
         self.assertIn("4/6", row)
         self.assertNotIn("skipped", row)
-        self.assertIn("'float stride 33' over 'float stride 1': measured 1.00x model 1.00x", proc.stdout)
+        self.assertNotIn("'float stride 33' over 'float stride 1': measured", proc.stdout)
         self.assertNotIn("wavefronts/request", proc.stdout)
         self.assertIn("Failing now: Banks.BankOfMatchesTheModel and 11 more.", proc.stdout)
 
@@ -322,6 +325,16 @@ class ProgressOnAGpu(ToolTest):
         self.assertIn("Building the GPU tests of lesson(s) 01", proc.stdout)
         runs = [c for c in self.calls() if "--output-junit" in c]
         self.assertEqual(len(runs), 2, self.calls())
+
+    def test_the_measurements_show_once_the_cpu_part_passes(self):
+        line = "'float stride 33' over 'float stride 1': measured 1.00x model 1.00x (pass)"
+        gpu = junit_case("student/lesson01/B.Gpu", labels=GPU,
+                         output=passing_output("B.Gpu", f"[kit-slowdown] {line}\n"))
+        proc = self.progress([passed("A.Cpu", CPU), gpu])
+        self.assertIn("Lesson 01, measured on this GPU beside the model:", proc.stdout)
+        self.assertIn(f"  B.Gpu: {line}", proc.stdout)
+        proc = self.progress([failed("A.Cpu"), gpu])
+        self.assertNotIn(line, proc.stdout)
 
     def test_unchanged_lessons_show_their_last_results(self):
         cases = [passed("A.Cpu", CPU), passed("B.Gpu", GPU)]
