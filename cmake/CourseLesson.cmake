@@ -78,24 +78,26 @@ set(COURSE_TEST_CXX_OPTIONS "$<$<COMPILE_LANGUAGE:CXX>:-Og>")
 # GoogleTest's header, precompiled once and reused by every test program (it is most of the
 # time a test file takes to compile), with the test programs' options (a precompiled header
 # serves only a compile with the same optimisation level).
-set(_course_pch_source "${CMAKE_BINARY_DIR}/course/gtest_pch.cpp")
-file(CONFIGURE OUTPUT "${_course_pch_source}" CONTENT "// GoogleTest's precompiled header.\n")
-add_library(course_gtest_pch OBJECT "${_course_pch_source}")
-target_link_libraries(course_gtest_pch PRIVATE GTest::gtest)
-target_compile_options(course_gtest_pch PRIVATE ${COURSE_TEST_CXX_OPTIONS})
-target_precompile_headers(course_gtest_pch PRIVATE <gtest/gtest.h>)
+file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/course/gtest_pch.cpp"
+     CONTENT "// GoogleTest's precompiled header.\n")
+# _course_gtest_pch(<target> <option>...): GoogleTest's header precompiled with these options.
+function(_course_gtest_pch target)
+  add_library(${target} OBJECT "${CMAKE_BINARY_DIR}/course/gtest_pch.cpp")
+  target_link_libraries(${target} PRIVATE GTest::gtest)
+  target_compile_options(${target} PRIVATE ${ARGN})
+  target_precompile_headers(${target} PRIVATE <gtest/gtest.h>)
+endfunction()
+_course_gtest_pch(course_gtest_pch ${COURSE_TEST_CXX_OPTIONS})
 
 # course_optimise_test_program(<program>): a test program whose C++ runs long enough to pay for
 # -O1 over the test programs' -Og (a lesson's tests/NN_topic/lesson.cmake says so), with
 # GoogleTest's header precompiled once more at that level for such programs.
 function(course_optimise_test_program program)
+  set(o1 "$<$<COMPILE_LANGUAGE:CXX>:-O1>")
   if(NOT TARGET course_gtest_pch_o1)
-    add_library(course_gtest_pch_o1 OBJECT "${CMAKE_BINARY_DIR}/course/gtest_pch.cpp")
-    target_link_libraries(course_gtest_pch_o1 PRIVATE GTest::gtest)
-    target_compile_options(course_gtest_pch_o1 PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-O1>)
-    target_precompile_headers(course_gtest_pch_o1 PRIVATE <gtest/gtest.h>)
+    _course_gtest_pch(course_gtest_pch_o1 ${o1})
   endif()
-  target_compile_options(${program} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-O1>)
+  target_compile_options(${program} PRIVATE ${o1})
   set_target_properties(${program} PROPERTIES PRECOMPILE_HEADERS_REUSE_FROM course_gtest_pch_o1)
 endfunction()
 

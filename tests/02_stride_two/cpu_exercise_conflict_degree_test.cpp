@@ -32,7 +32,7 @@ TEST(ConflictDegree, MatchesTheModelForEveryStride) {
   }
   EXPECT_EQ(missed, 0) << missed << " of the strides 0.." << kLargestStride
                        << " disagree with the model, among them:\n"
-                       << misses.str() << (shown ? "" : kit::kCountsAfterPredictions);
+                       << misses.str() << kit::counts_note(shown);
 }
 
 } // namespace

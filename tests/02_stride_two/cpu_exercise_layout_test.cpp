@@ -64,7 +64,7 @@ TEST(Layout, EveryInstructionCostsItsIdeal) {
           << ": lane 0 uses bank " << r.lanes[0].bank << ", lane 1 bank " << r.lanes[1].bank
           << ", lane 16 bank " << r.lanes[16].bank
           << ". Try `bank-map --type float --stride 2` to see the starter's reads."
-          << (shown ? "" : std::string("\n") + kit::kCountsAfterPredictions);
+          << kit::counts_note(shown);
       if (r.wavefronts != r.ideal) {
         break; // one message per trace is enough
       }
@@ -84,7 +84,7 @@ TEST(Layout, AsCheapAsTheConflictFreeTwin) {
       << " the wavefronts of its twin (loads: "
       << kit::count_text(shown, mine.load_wavefronts_per_request(), "wavefronts")
       << " per request, stores: " << kit::count_text(shown, mine.store_wavefronts_per_request(), "")
-      << ")" << (shown ? "" : std::string("\n") + kit::kCountsAfterPredictions);
+      << ")" << kit::counts_note(shown);
 }
 
 } // namespace

@@ -55,8 +55,7 @@ TEST(TableLayout, EveryInstructionCostsOneWavefront) {
         << e.what << " costs " << kit::count_text(shown, r.wavefronts, "wavefronts")
         << ", its ideal " << r.ideal << ": lane 0 reads word " << w0 << " (bank " << r.lanes[0].bank
         << "), lane 16 word " << w16 << " (bank " << r.lanes[16].bank
-        << "). A broadcast shares a word, not a bank." << draw
-        << (shown ? "" : std::string("\n") + kit::kCountsAfterPredictions);
+        << "). A broadcast shares a word, not a bank." << draw << kit::counts_note(shown);
     if (r.wavefronts != r.ideal) {
       break; // one message is enough
     }
@@ -71,7 +70,7 @@ TEST(TableLayout, AsCheapAsTheTwin) {
     EXPECT_TRUE(kit::prediction_equals(ratio, 1.0))
         << polys << " x " << points << ": the model says eval_polys spends "
         << kit::count_text(shown, ratio, "x") << " the wavefronts of its twin"
-        << (shown ? "" : std::string("\n") + kit::kCountsAfterPredictions);
+        << kit::counts_note(shown);
   }
 }
 

@@ -53,8 +53,7 @@ TEST(TileLayout, EveryFloat4LoadCostsItsIdeal) {
                     " + " + phase(r, 1) + " + " + phase(r, 2) + " + " + phase(r, 3) + ")");
     }
   }
-  ASSERT_TRUE(kit::at_ideal(loads))
-      << picture() << (shown ? "" : std::string("\n") + kit::kCountsAfterPredictions);
+  ASSERT_TRUE(kit::at_ideal(loads)) << picture() << kit::counts_note(shown);
 }
 
 TEST(TileLayout, PhaseWavefrontsPrediction) {

@@ -71,8 +71,7 @@ TEST(FragmentTile, EveryLdmatrixAtItsIdeal) {
         << r.lanes[0].bank << ", " << r.lanes[1].bank << ", " << r.lanes[2].bank
         << ", ... Which bits of the offset pick "
         << "the 16-byte chunk, and which the row?\n"
-        << kit::print_layout(lesson08::FragmentTile{}, 8)
-        << (shown ? "" : std::string("\n") + kit::kCountsAfterPredictions);
+        << kit::print_layout(lesson08::FragmentTile{}, 8) << kit::counts_note(shown);
     if (r.wavefronts != r.ideal) {
       return;
     }

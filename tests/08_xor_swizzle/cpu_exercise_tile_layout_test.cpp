@@ -92,10 +92,9 @@ TEST(TileLayout, ScoreRowsAtItsIdeal) {
     // The cost of each access is Part 1's for the starter: listed once the predictions are
     // written.
     const bool shown = lesson08::testing::predictions_written();
-    ASSERT_TRUE(kit::at_ideal(trace))
-        << rows << " x " << cols << ": score_rows\n"
-        << (shown ? trace.compacted().describe() : std::string()) << picture()
-        << (shown ? "" : std::string("\n") + kit::kCountsAfterPredictions);
+    ASSERT_TRUE(kit::at_ideal(trace)) << rows << " x " << cols << ": score_rows\n"
+                                      << (shown ? trace.compacted().describe() : std::string())
+                                      << picture() << kit::counts_note(shown);
   }
 }
 
@@ -113,8 +112,7 @@ TEST(TileLayout, FewerWavefrontsThanTheBestPadding) {
                         << " the wavefronts of its twin (rows 34 floats apart, whose column "
                            "reads cost "
                         << kit::count_text(shown, twin_column, "")
-                        << "): a swizzle should beat every padding here"
-                        << (shown ? "" : std::string("\n") + kit::kCountsAfterPredictions);
+                        << "): a swizzle should beat every padding here" << kit::counts_note(shown);
 }
 
 } // namespace

@@ -66,8 +66,7 @@ TEST(FragmentColumns, EveryReadAtItsIdeal) {
         << FragmentColumns::col(3, j) << ": banks " << r.lanes[0].bank << ", " << r.lanes[1].bank
         << ", " << r.lanes[2].bank << ", " << r.lanes[3].bank
         << ". Draw it: `bank-map --type float --index '...'` with "
-        << "col(l % 16, " << j << ")."
-        << (shown ? "" : std::string("\n") + kit::kCountsAfterPredictions);
+        << "col(l % 16, " << j << ")." << kit::counts_note(shown);
     if (r.wavefronts != r.ideal) {
       return; // every element tells the same story
     }
@@ -87,7 +86,7 @@ TEST(FragmentColumns, KernelAsCheapAsTheTwin) {
         << kit::count_text(shown, mine.load_wavefronts_per_request(), "wavefronts")
         << " per request, its twin's "
         << kit::count_text(shown, twin.load_wavefronts_per_request(), "")
-        << (shown ? "" : std::string("\n") + kit::kCountsAfterPredictions);
+        << kit::counts_note(shown);
   }
 }
 
@@ -110,8 +109,7 @@ TEST(Float4Columns, EveryReadAtItsIdeal) {
         << Float4Columns::col(2, 4 * q) << ", ...: banks " << r.lanes[0].bank << ", "
         << r.lanes[1].bank << ", " << r.lanes[2].bank
         << ", ... Draw it: `bank-map --type float4 --index '...'` with the "
-        << "float4 index col(l % 16, " << 4 * q << ") / 4."
-        << (shown ? "" : std::string("\n") + kit::kCountsAfterPredictions);
+        << "float4 index col(l % 16, " << 4 * q << ") / 4." << kit::counts_note(shown);
   }
 }
 
@@ -129,7 +127,7 @@ TEST(Float4Columns, KernelAsCheapAsTheTwin) {
         << kit::count_text(shown, mine.load_wavefronts_per_request(), "wavefronts")
         << " per request, its twin's "
         << kit::count_text(shown, twin.load_wavefronts_per_request(), "")
-        << (shown ? "" : std::string("\n") + kit::kCountsAfterPredictions);
+        << kit::counts_note(shown);
   }
 }
 

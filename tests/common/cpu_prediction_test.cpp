@@ -114,6 +114,8 @@ TEST(CountText, TheNumberOnceThePredictionsAreWrittenAQuestionMarkBefore) {
   EXPECT_EQ(kit::count_text(false, 1.5, "x"), "?x");
   EXPECT_EQ(kit::count_text(true, 1.5, "x"), "1.5x");
   EXPECT_EQ(kit::count_text(false, 2, ""), "?");
+  EXPECT_EQ(kit::counts_note(true), "");
+  EXPECT_EQ(kit::counts_note(false).rfind("\n(\"?\": the count shows once", 0), 0u);
 }
 
 } // namespace

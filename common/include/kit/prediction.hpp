@@ -116,9 +116,13 @@ std::string count_text(bool shown, T value, std::string_view unit) {
   return text + " " + std::string(u);
 }
 
-/// What a message says in place of a count it holds back (kit::count_text).
-inline constexpr const char* kCountsAfterPredictions =
-    "(\"?\": the count shows once you have written down your Part 1 predictions in exercise.hpp)";
+/// What a message adds, on a line of its own, where it holds a count back (count_text with
+/// `shown` false); nothing where it shows them.
+inline std::string counts_note(bool shown) {
+  return shown ? std::string()
+               : std::string("\n(\"?\": the count shows once you have written down "
+                             "your Part 1 predictions in exercise.hpp)");
+}
 
 namespace detail {
 

@@ -30,13 +30,13 @@ failed (its output is printed), 2 for bad usage.
 from __future__ import annotations
 
 import argparse
-import statistics
 import csv
 import datetime
 import io
 import os
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
 from course.model import machine
-from course.model.cli import Parser, lesson_number, run_main
+from course.model.cli import Parser, lesson_number, positive_int, run_main
 from course.model.course_model import (CourseError, Lesson, ROOT, STATE_FOLDER, find_lessons,
                                        lesson_by_number)
 
@@ -92,13 +92,6 @@ class Step:
     goal: Optional[float] = None
     ok_status: Tuple[int, ...] = (0,)  # `./course test` exits 1 when a test fails: a verdict
     warm: bool = False  # run once before the edit, untimed: the lesson is reached and built
-
-
-def positive(text: str) -> int:
-    """A whole number of at least 1."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of at least 1")
-    return int(text)
 
 
 def edit_arg(text: str) -> Tuple[str, str]:
@@ -230,7 +223,7 @@ def make_parser() -> Parser:
                          "default 01:exercise.hpp, 03:exercise.hpp, 05:exercise.cu)")
     ap.add_argument("--gpu-edit", type=edit_arg, action="append",
                     help="a GPU verdict after editing this file (default 03:exercise.hpp)")
-    ap.add_argument("--repeat", type=positive, default=3,
+    ap.add_argument("--repeat", type=positive_int, default=3,
                     help="times each step after an edit runs, an edit before each; its row gives "
                          "the median (default 3)")
     ap.add_argument("--csv", type=Path, help="also write the rows here (docs/measurements/)")

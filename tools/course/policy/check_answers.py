@@ -53,6 +53,7 @@ from course.model.manifest import MANIFEST, AnswerException
 from course.policy.answer_units import (CXX_SUFFIXES, Token, Unit, answer_units, code_tokens,
                                         declaration_at, occurrences, section_of, sections,
                                         statement_start, text_tokens, view_tokens)
+from course.policy.check_predictions import initialised
 from course.policy.cxx_tokens import LexerUnavailable, load_lexer
 from course.policy.findings import Finding
 
@@ -342,9 +343,6 @@ def costs_in_guard_test_names(view_root: Path, lesson: Lesson) -> List[Finding]:
 # The starter's failure messages
 # ------------------------------------------------------------------------------------------
 
-#: A prediction of the reference solution's exercise.hpp and its value.
-PREDICTION_VALUE = re.compile(
-    r"\b(kPredicted\w+)\s*=\s*([0-9]+(?:\.[0-9]+)?)(?:[fF])?\s*;")
 #: Where a failure message gives a count: "costs 2 wavefronts", "2x the wavefronts", "ideal 4",
 #: "phases 8 + 8", "the model 2", and GoogleTest's "Which is: 2" under an expression of
 #: wavefronts or a ratio.
@@ -364,10 +362,13 @@ def prediction_values(answers_root: Path, lesson: Lesson) -> dict:
     more (a cost of 1 is the ideal every message may name)."""
     values: dict = {}
     for path in solution_files(answers_root, lesson):
-        for m in PREDICTION_VALUE.finditer(path.read_text(encoding="utf-8", errors="replace")):
-            value = float(m.group(2))
-            if value >= 2:
-                values.setdefault(value, []).append(m.group(1))
+        for name, text in initialised(path).items():
+            try:
+                value = float(text.rstrip("fF"))
+            except ValueError:
+                continue  # not a number: a choice, an expression
+            if name.startswith("kPredicted") and value >= 2:
+                values.setdefault(value, []).append(name)
     return values
 
 
@@ -396,6 +397,7 @@ def starter_messages(build_dir: Path, answers_root: Path, lesson: Lesson) -> Lis
     findings = []
     # The lesson's kernels run on the CPU in a program of their own, where the lesson has one.
     kernels = build_dir / "tests" / "student" / lesson.program("student", "cpu_kernel")
+    values = prediction_values(answers_root, lesson)
     for prog in [program] + ([kernels] if kernels.is_file() else []):
         proc = subprocess.run([str(prog)], capture_output=True, text=True, errors="replace",
                               timeout=120)
@@ -403,8 +405,7 @@ def starter_messages(build_dir: Path, answers_root: Path, lesson: Lesson) -> Lis
         # Before the student has written their predictions (the starter's are 0), no message
         # gives a count one of them asks for.
         seen = set()
-        for line, names in counts_in_messages(proc.stdout + proc.stderr,
-                                              prediction_values(answers_root, lesson)):
+        for line, names in counts_in_messages(proc.stdout + proc.stderr, values):
             if line not in seen:
                 seen.add(line)
                 findings.append(Finding(f"{prog.name} (the starter's CPU tests)", 0,

@@ -86,16 +86,25 @@ def lesson_predictions(lesson: Lesson, source_dir: Path) -> List[Prediction]:
     return out
 
 
+def initialised(path: Path) -> Dict[str, str]:
+    """Every `name = value;` of a file's code: the name -> the value's source text (the first)."""
+    src = Source(path.read_text(encoding="utf-8", errors="replace"), path.name)
+    code = src.code
+    found: Dict[str, str] = {}
+    for k in range(len(code) - 1):
+        if code[k + 1].text == "=" and code[k].text not in found:
+            end = next((j for j in range(k + 2, len(code)) if code[j].text == ";"), None)
+            if end is not None and end > k + 2:
+                found[code[k].text] = src.between(code[k + 2].start, code[end - 1].end)
+    return found
+
+
 def student_value(lesson: Lesson, name: str) -> Optional[str]:
     """The value the lesson's exercise files give the constant `name` (its source text)."""
     for path in lesson.student_files():
-        src = Source(path.read_text(encoding="utf-8", errors="replace"), path.name)
-        code = src.code
-        for k in range(len(code) - 1):
-            if code[k].text == name and code[k + 1].text == "=":
-                end = next((j for j in range(k + 2, len(code)) if code[j].text == ";"), None)
-                if end is not None and end > k + 2:
-                    return src.between(code[k + 2].start, code[end - 1].end)
+        value = initialised(path).get(name)
+        if value is not None:
+            return value
     return None
 
 

@@ -91,14 +91,8 @@ def run_tests(build: Build, lesson: Lesson, jobs: int, cpu_only: bool, verbose: 
     mine = progress_cache.lesson_tests(lesson, tests, leave_out=[SANITIZE_LABEL])
     gpu = [] if cpu_only or not progress_cache.programs_built(lesson, tests, "gpu") else \
         [name for name, t in mine.items() if "gpu" in t.labels]
-    excluded = SANITIZE_LABEL + ("|gpu" if gpu else "")
-    if not gpu:
-        run_ctest(build.dir, junit, labels, jobs=jobs, quiet=False, output_on_failure=verbose,
-                  extra=["-LE", f"^({excluded})$"])
-        return read_junit(junit), tests
-    # The GPU programs run while ctest runs the CPU tests (the CPU tests take no GPU); their
-    # lines follow ctest's.
-    cpu_junit = state / f"test-{lesson.label}-cpu.xml"
+    # The GPU programs run while ctest runs the other tests (those take no GPU); their lines
+    # follow ctest's.
     gpu_junit = state / f"test-{lesson.label}-gpu.xml"
     said: List[str] = []
     batch: Dict[str, object] = {}
@@ -111,9 +105,14 @@ def run_tests(build: Build, lesson: Lesson, jobs: int, cpu_only: bool, verbose: 
             batch["error"] = e
 
     worker = threading.Thread(target=run_gpu, daemon=True)
-    worker.start()
+    if gpu:
+        worker.start()
+    excluded = SANITIZE_LABEL + ("|gpu" if gpu else "")
+    cpu_junit = state / f"test-{lesson.label}-cpu.xml" if gpu else junit
     run_ctest(build.dir, cpu_junit, labels, jobs=jobs, quiet=False, output_on_failure=verbose,
               extra=["-LE", f"^({excluded})$"])
+    if not gpu:
+        return read_junit(junit), tests
     worker.join()
     if "error" in batch:
         raise batch["error"]  # type: ignore[misc]

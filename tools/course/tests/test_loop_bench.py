@@ -38,7 +38,7 @@ class DryRun(ToolTest):
                       proc.stdout)  # built once
         proc = self.bench("--dry-run", "--repeat", "1")
         self.assertNotIn("median", proc.stdout)
-        self.assertOneLineError(self.bench("--dry-run", "--repeat", "0"), 2, "at least 1")
+        self.assertOneLineError(self.bench("--dry-run", "--repeat", "0"), 2, "out of range")
 
     def test_with_a_gpu_the_gpu_verdict_too(self):
         self.with_gpu()
