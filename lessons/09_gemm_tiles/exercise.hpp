@@ -17,8 +17,9 @@ namespace lesson09 {
 
 /// b_scalar_read_demo<Blocked>: lane (tx, ty) reads Bs[k][8 tx + j], one float.
 inline constexpr int kPredictedBlockedScalar = 0; // TODO
-/// b_scalar_read_demo<Strided>: lane (tx, ty) reads Bs[k][tx + 16 j], one float.
-inline constexpr int kPredictedStridedScalar = 0; // TODO
+/// b_scalar_read_32_wide_demo: the seed's "increase blockDim.x to 32", blocked columns kept:
+/// lane l reads Bs[k][8 l + j] of float Bs[8][256], one float.
+inline constexpr int kPredictedBlockedWideScalar = 0; // TODO
 /// b_float4_read_demo<Blocked>: lane (tx, ty) reads Bs[k][8 tx + 4 q ... + 3], one float4.
 inline constexpr int kPredictedBlockedFloat4 = 0; // TODO
 /// a_column_read_demo: lane (tx, ty) reads As[8 ty + i][k] of float As[128][8], one float.

@@ -11,7 +11,6 @@
 namespace {
 
 using namespace lesson09;
-using lesson09::testing::Strided;
 
 TEST(Predictions, BlockedScalarRead) {
   KIT_EXPECT_PREDICTION(kPredictedBlockedScalar,
@@ -20,11 +19,11 @@ TEST(Predictions, BlockedScalarRead) {
                         "they read the same word?");
 }
 
-TEST(Predictions, StridedScalarRead) {
-  KIT_EXPECT_PREDICTION(kPredictedStridedScalar,
-                        kit::wavefronts(b_scalar_read_demo<Strided>("strided").access),
-                        "lane (tx, ty) reads word tx + 16 j: how many different words, in "
-                        "how many banks?");
+TEST(Predictions, BlockedScalarReadThirtyTwoWide) {
+  KIT_EXPECT_PREDICTION(kPredictedBlockedWideScalar,
+                        kit::wavefronts(b_scalar_read_32_wide_demo().access),
+                        "32 column threads, lane l reads word 8 l + j: which lanes share a "
+                        "bank, and with how many different words?");
 }
 
 TEST(Predictions, BlockedFloat4Read) {

@@ -81,9 +81,8 @@ TEST(SeedClaims, ColumnSegmentOfAWidth32Tile) {
 // and therefore will conflict with other 7 threads": the blocked read, in a warp of 32 column
 // threads and in this kernel's 16.
 TEST(SeedClaims, BlockedRowSegmentOfEight) {
-  const auto blocked = [](int t) { return Blocked::col(t, 0); };
-  EXPECT_EQ(wavefronts(row_read("blocked, 32 wide", kit::kWarpSize, blocked)), kFragN);
-  EXPECT_LT(wavefronts(row_read("blocked, 16 wide", kThreadsX, blocked)), kFragN);
+  EXPECT_EQ(wavefronts(b_scalar_read_32_wide_demo()), kFragN);
+  EXPECT_LT(wavefronts(b_scalar_read_demo<Blocked>("blocked")), kFragN);
 }
 
 // "With a stride of 8, the i-th segment will contain (i, i+8, ..., i+120)-th elements ...
@@ -99,8 +98,7 @@ TEST(SeedClaims, StrideEightThreadsIAndIPlusEight) {
 // assignment with this kernel's 16 column threads, and the blocked one with 32 against 16.
 TEST(SeedClaims, BlockDimXOfThirtyTwo) {
   EXPECT_EQ(wavefronts(b_scalar_read_demo<Strided>("strided")), 1);
-  const auto blocked = [](int t) { return Blocked::col(t, 0); };
-  EXPECT_GT(wavefronts(row_read("blocked, 32 wide", kit::kWarpSize, blocked)),
+  EXPECT_GT(wavefronts(b_scalar_read_32_wide_demo()),
             wavefronts(b_scalar_read_demo<Blocked>("blocked")));
 }
 

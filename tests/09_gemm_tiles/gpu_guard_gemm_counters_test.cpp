@@ -49,8 +49,8 @@ class DemoCounters : public kit::testing::CounterTest {};
 TEST_F(DemoCounters, EqualTheModel) {
   using namespace lesson09;
   for (const kit::Pattern& p :
-       {b_scalar_read_demo<Blocked>("blocked"), b_scalar_read_demo<Strided>("strided"),
-        b_float4_read_demo<Blocked>("blocked"),
+       {b_scalar_read_demo<Blocked>("blocked"), b_scalar_read_32_wide_demo(),
+        b_scalar_read_demo<Strided>("strided"), b_float4_read_demo<Blocked>("blocked"),
         b_float4_read_demo<StridedByFour>("strided by four"), a_column_read_demo(),
         a_transposed_read_demo(), a_transposing_store_demo()}) {
     KIT_REQUIRE_VERIFIED_RULES([&] {

@@ -11,7 +11,7 @@ namespace lesson09::testing {
 
 /// Whether the student has written down every prediction of Part 1.
 inline bool predictions_written() {
-  return kit::predictions_written(kPredictedBlockedScalar, kPredictedStridedScalar,
+  return kit::predictions_written(kPredictedBlockedScalar, kPredictedBlockedWideScalar,
                                   kPredictedBlockedFloat4, kPredictedAColumnRead,
                                   kPredictedTransposingStore);
 }

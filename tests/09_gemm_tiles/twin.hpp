@@ -61,7 +61,7 @@ KIT_HD constexpr RunStrides conflict_free_runs() {
   return {};
 }
 
-/// Virtual threads: runs of one column (Part 1's strided read).
+/// Virtual threads: runs of one column (Part 2's twin).
 using Strided = RunColumns<1, conflict_free_runs<1>().a, conflict_free_runs<1>().b>;
 /// Runs of four consecutive columns, each read as one float4.
 using StridedByFour = RunColumns<4, conflict_free_runs<4>().a, conflict_free_runs<4>().b>;
