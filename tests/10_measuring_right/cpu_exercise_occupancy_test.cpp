@@ -59,7 +59,7 @@ TEST(Occupancy, ResidentWarpsAreWholeWarpsOfResidentBlocks) {
   for (const SmLimits& sm : sms()) {
     for (int threads : {32, 48, 96, 128, 200, 256, 1024}) {
       const int blocks = lesson10::resident_blocks(sm, threads, 4224);
-      const int warps_per_block = (threads + kit::kWarpSize - 1) / kit::kWarpSize; // a part-warp
+      const int warps_per_block = lesson10::testing::warps_of(threads); // a part-warp too
       EXPECT_EQ(lesson10::resident_warps(sm, threads, 4224), blocks * warps_per_block)
           << where(sm, threads, 4224) << ": " << blocks << " blocks of " << warps_per_block
           << " warps each (a block of 48 threads still takes two warps)";

@@ -74,6 +74,11 @@ class Unit:
     kind: str  # "value", "part" or "body"
     origin: str  # the declaration or function it belongs to, e.g. "kTilePitch"
     line: int  # its line in the solution file
+    #: The parameters of the function around it that it reads: in a text, any name stands for
+    #: each (`tx + 16 j` is `t + kThreadsX * j` with t and j named otherwise).
+    params: Tuple[str, ...] = ()
+    #: The unit with the lesson's named constants as their values (`t + 16 * j`), or ().
+    valued: Tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -178,8 +183,14 @@ def view_tokens(path: Path, text: str) -> List[Token]:
 
 
 def _unmarked(text: str) -> str:
-    """Markdown's code and emphasis marks on names dropped (`kPad`, **kPad**)."""
-    return text.replace("`", " ").replace("**", " ")
+    """Markdown's code and emphasis marks on names dropped (`kPad`, **kPad**, *t* + 16 *j*;
+    not the product signs of `4*t*2`)."""
+    text = text.replace("`", " ").replace("**", " ")
+    return _EMPHASIS.sub(r" \1 ", text)
+
+
+#: A name or number in Markdown's emphasis: `*t*`, not a product's `*` between operands.
+_EMPHASIS = re.compile(r"(?<![\w)\]*])\*(\w+)\*(?![\w(\[*])")
 
 
 # ------------------------------------------------------------------------------------------
@@ -193,27 +204,47 @@ class _Statement:
     depth: int  # braces open around it
     function: str  # the enclosing function's name, or ""
     scope: str  # the enclosing struct's name, or ""
+    params: Tuple[str, ...] = ()  # the enclosing function's parameter names
 
 
 def _statements(tokens: List[Token]) -> List[_Statement]:
     """Statements split at `;`, `{` and `}`, with the function and struct around each."""
     found: List[_Statement] = []
-    stack: List[Tuple[str, str]] = []  # ("function" | "scope" | "block", name) per open brace
+    # (kind: "function" | "scope" | "block", name, parameter names) per open brace
+    stack: List[Tuple[str, str, Tuple[str, ...]]] = []
     start = 0
     for i, tok in enumerate(tokens):
         if tok.text not in (";", "{", "}"):
             continue
-        function = next((n for k, n in reversed(stack) if k == "function"), "")
-        scope = next((n for k, n in reversed(stack) if k == "scope"), "")
+        function, params = next(((n, p) for k, n, p in reversed(stack) if k == "function"),
+                                ("", ()))
+        scope = next((n for k, n, _p in reversed(stack) if k == "scope"), "")
         if i > start:
-            found.append(_Statement(start, i, len(stack), function, scope))
+            found.append(_Statement(start, i, len(stack), function, scope, params))
         if tok.text == "{":
             header = [t.text for t in tokens[start:i]]
-            stack.append(_brace_kind(header))
+            kind, name = _brace_kind(header)
+            stack.append((kind, name, _parameters(header) if kind == "function" else ()))
         elif tok.text == "}" and stack:
             stack.pop()
         start = i + 1
     return found
+
+
+def _parameters(header: List[str]) -> Tuple[str, ...]:
+    """The parameter names of a function header: the name before each `,` or the closing `)`
+    of its last top-level parenthesis (`col(int t, int j)` -> t, j)."""
+    close = max((j for j, t in enumerate(header) if t == ")"), default=-1)
+    depth, names = 0, []
+    for j in range(close, -1, -1):
+        t = header[j]
+        depth += t == ")"
+        depth -= t == "("
+        if depth == 0:
+            break
+        if depth == 1 and t in (",", ")") and j and _NAME.match(header[j - 1]):
+            names.append(header[j - 1])
+    return tuple(reversed(names))
 
 
 def _brace_kind(header: List[str]) -> Tuple[str, str]:
@@ -323,9 +354,12 @@ def _contains(haystack: Sequence[str], needle: Sequence[str]) -> bool:
     return any(list(haystack[i:i + n]) == list(needle) for i in range(len(haystack) - n + 1))
 
 
-def answer_units(starter: str, solution: str, kernel_file: bool = False) -> List[Unit]:
+def answer_units(starter: str, solution: str, kernel_file: bool = False,
+                 constants: Optional[Dict[str, int]] = None) -> List[Unit]:
     """The units a solution file changes from its starter (module docstring). kernel_file: an
-    exercise.cu, whose function bodies count only whole."""
+    exercise.cu, whose function bodies count only whole. constants: the lesson's named
+    constants (`lesson_constants`), each unit's `valued` form is written with."""
+    constants = constants or {}
     a = code_tokens(starter)
     b = code_tokens(solution)
     a_text = [t.text for t in a]
@@ -343,14 +377,20 @@ def answer_units(starter: str, solution: str, kernel_file: bool = False) -> List
     units: List[Unit] = []
     seen = set()
 
-    def add(tokens: List[str], kind: str, origin: str, line: int) -> None:
+    def add(tokens: List[str], kind: str, origin: str, line: int,
+            params: Tuple[str, ...] = ()) -> None:
         tokens = _trim(tokens)
         key = tuple(tokens)
         if (key in seen or not big_enough(tokens) or names_a_thing(tokens)
                 or _contains(a_text, tokens)):
             return
         seen.add(key)
-        units.append(Unit(key, kind, origin, line))
+        valued = tuple(str(constants[t]) if t in constants else t for t in key)
+        params = tuple(p for p in params if p in key)
+        fixed = [t for t in key if t not in params]
+        if sum(1 for t in fixed if _WORD.match(t)) < MIN_WORDS and len("".join(fixed)) < MIN_CHARS:
+            params = ()  # `a * b` or `x / 4` with any names: too common to be an answer
+        units.append(Unit(key, kind, origin, line, params, valued if valued != key else ()))
 
     statements = _statements(b)
     bodies: Dict[Tuple[str, str], List[_Statement]] = {}
@@ -368,20 +408,20 @@ def answer_units(starter: str, solution: str, kernel_file: bool = False) -> List
         origin = name if name and not st.function else st.function
         origin = f"{st.scope}::{origin}" if st.scope and origin else origin
         line = b[st.start].line
-        add(value, "value", origin or "?", line)
+        add(value, "value", origin or "?", line, st.params)
         inner = _inside_cast(value)
         if inner:
-            add(inner, "part", origin or "?", line)
+            add(inner, "part", origin or "?", line, st.params)
         offset = st.end - len(value)
         run: List[str] = []
         for j in range(offset, st.end):
             if j in changed:
                 run.append(b_text[j])
             elif run:
-                add(run, "part", origin or "?", line)
+                add(run, "part", origin or "?", line, st.params)
                 run = []
         if run:
-            add(run, "part", origin or "?", line)
+            add(run, "part", origin or "?", line, st.params)
 
     for (scope, function), sts in bodies.items():
         if len(sts) < 2 or not any(j in changed for st in sts for j in range(st.start, st.end)):
@@ -394,15 +434,69 @@ def answer_units(starter: str, solution: str, kernel_file: bool = False) -> List
 
 
 def occurrences(tokens: Sequence[Token], unit: Unit) -> List[int]:
-    """The lines of a text where the unit's tokens stand, in order."""
-    n = len(unit.tokens)
+    """The lines of a text where the unit stands: its tokens in order, or those of its valued
+    form; any name in place of each of its parameters (the same name wherever it recurs); and
+    a product's `*` after a number or a `)` may be left out, as prose writes `16 j`."""
     texts = [t.text for t in tokens]
-    first = unit.tokens[0]
     lines = []
-    for i in range(len(texts) - n + 1):
-        if texts[i] == first and tuple(texts[i:i + n]) == unit.tokens:
+    for i in range(len(texts)):
+        if any(_stands_at(texts, i, form, unit.params) for form in (unit.tokens, unit.valued)
+               if form):
             lines.append(tokens[i].line)
     return lines
+
+
+def _stands_at(texts: Sequence[str], i: int, form: Sequence[str], params: Sequence[str]) -> bool:
+    names: Dict[str, str] = {}
+    k = i
+    for n, want in enumerate(form):
+        if (want == "*" and 0 < n < len(form) - 1 and k < len(texts) and texts[k] != "*"
+                and (_NUMBER.match(form[n - 1]) or form[n - 1] == ")")):
+            continue  # `16 j` for `16 * j`
+        if k >= len(texts):
+            return False
+        got = texts[k]
+        if want in params:
+            if (not _NAME.match(got) or names.setdefault(want, got) != got
+                    or any(v == got for p, v in names.items() if p != want)):
+                return False
+        elif got != want:
+            return False
+        k += 1
+    return True
+
+
+_NUMBER = re.compile(r"^\d")
+
+
+def lesson_constants(texts: Iterable[str]) -> Dict[str, int]:
+    """The named integer constants of a lesson's fixed C++ (its demo header): each
+    `constexpr ... NAME = EXPRESSION;` whose expression is integer arithmetic over numbers and
+    constants found before it (`kFragN = kTileN / kThreadsX` is 8)."""
+    found: Dict[str, int] = {}
+    for text in texts:
+        code = [t.text for t in code_tokens(text)]
+        for st in _statements([Token(t, 0) for t in code]):
+            words = code[st.start:st.end]
+            value, name = _value(words)
+            if "constexpr" not in words or not name or not value or st.function:
+                continue
+            out = []
+            for t in value:
+                if t in found:
+                    out.append(str(found[t]))
+                elif re.match(r"^\d+$", t) or t in ("+", "-", "*", "%", "(", ")"):
+                    out.append(t)
+                elif t == "/":
+                    out.append("//")
+                else:
+                    break
+            else:
+                try:
+                    found[name] = int(eval(" ".join(out), {"__builtins__": {}}))  # noqa: S307
+                except (SyntaxError, ZeroDivisionError, TypeError, ValueError):
+                    pass
+    return found
 
 
 def declaration_at(tokens: Sequence[Token], line: int) -> str:
@@ -421,6 +515,16 @@ def declaration_at(tokens: Sequence[Token], line: int) -> str:
                 return words[i + 1]
     names = [w for w in words if re.match(r"^[A-Za-z_]\w*$", w)]
     return names[-1] if names else ""
+
+
+def function_at(tokens: Sequence[Token], line: int) -> str:
+    """The function whose body holds `line` ('' if none does): a hit inside a function belongs
+    to it (`warps_of`, not the `return` it stands in)."""
+    tokens = list(tokens)
+    for st in _statements(tokens):
+        if st.function and tokens[st.start].line <= line <= tokens[st.end - 1].line:
+            return st.function
+    return ""
 
 
 def statement_start(tokens: Sequence[Token], line: int) -> int:

@@ -51,8 +51,9 @@ from course.model.course_model import (CourseError, Lesson, ROOT, STUDENT_FILE_P
                                        find_lessons)
 from course.model.manifest import MANIFEST, AnswerException
 from course.policy.answer_units import (CXX_SUFFIXES, Token, Unit, answer_units, code_tokens,
-                                        declaration_at, occurrences, section_of, sections,
-                                        statement_start, text_tokens, view_tokens)
+                                        declaration_at, function_at, lesson_constants,
+                                        occurrences, section_of, sections, statement_start,
+                                        text_tokens, view_tokens)
 from course.policy.check_predictions import initialised
 from course.policy.cxx_tokens import LexerUnavailable, load_lexer
 from course.policy.findings import Finding
@@ -122,13 +123,18 @@ def solution_files(answers_root: Path, lesson: Lesson) -> List[Path]:
 def lesson_units(answers_root: Path, lesson: Lesson) -> List[Tuple[Path, Unit]]:
     """(the solution file, the unit) for every answer of the lesson."""
     found = []
+    folder = answers_root / "lessons" / lesson.folder
+    constants = lesson_constants(
+        p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())
+        if p.suffix in CXX_SUFFIXES and not p.name.startswith("exercise."))
     for solution in solution_files(answers_root, lesson):
-        starter = answers_root / "lessons" / lesson.folder / solution.name
+        starter = folder / solution.name
         if not starter.is_file():
             raise CourseError(f"{solution.relative_to(answers_root)} has no starter "
                               f"lessons/{lesson.folder}/{solution.name}")
         units = answer_units(starter.read_text(encoding="utf-8"),
-                             solution.read_text(encoding="utf-8"), solution.suffix == ".cu")
+                             solution.read_text(encoding="utf-8"), solution.suffix == ".cu",
+                             constants)
         found += [(solution, u) for u in units]
     return found
 
@@ -154,7 +160,7 @@ def where_in(path: Path, text: str, tokens: Sequence[Token], line: int) -> Tuple
     if path.suffix in CXX_SUFFIXES:
         code = code_tokens(text)
         start = statement_start(code, line)
-        return declaration_at(code, start), line
+        return function_at(code, start) or declaration_at(code, start), line
     return "", line
 
 

@@ -121,6 +121,23 @@ class PutBack(CourseCopy):
         self.assertFound(root, "09", "demo.hpp", line + 2, "t + kThreadsX * j")
         self.assertFound(root, "09", "demo.hpp", line + 5, "4 * t + 4 * kThreadsX * (j / 4)")
 
+    def test_09_part_2_in_prose_with_other_names_and_the_constants_value(self):
+        # The README once gave the virtual threads' columns as "t + 16 j": the solution's
+        # `t + kThreadsX * j` with the constant's value, the product sign left out, and the
+        # lane's name for t.
+        root = self.course("09")
+        line = self.append(root, "09", "README.md",
+                           "Thread column *t* takes column *t* of each group, *tx* + 16 *j*.\n")
+        self.assertFound(root, "09", "README.md", line, "t + kThreadsX * j")
+        line = self.append(root, "09", "hints.md", "Try `col = lane + kThreadsX * k`.\n")
+        self.assertFound(root, "09", "hints.md", line, "t + kThreadsX * j")
+
+    def test_09_a_formula_that_only_shares_the_names_is_no_answer(self):
+        root = self.course("09")
+        self.append(root, "09", "README.md", "Lane *l* reads word *tx* + 8 *j*, or t + 16 * t.\n")
+        self.assertEqual([f for f in self.findings(root, "09") if f.path.endswith("README.md")],
+                         [])
+
     def test_a_comment_of_the_starter_counts(self):
         root = self.course("07")
         line = self.append(root, "07", "exercise.hpp", "// Hint: kTileDim + kVec.\n")
@@ -513,6 +530,24 @@ class Units(unittest.TestCase):
         units = self.units("int f(const Sm& sm, int s) { return s; }\n",
                            "int f(const Sm& sm, int s) { return s + sm.smem_reserved_per_block; }\n")
         self.assertEqual(units, ["s + sm.smem_reserved_per_block"])
+
+    def test_a_functions_parameters_and_the_lessons_constants(self):
+        starter = "struct C {\n  static int col(int t, int j) { return t * kFragN + j; }\n};\n"
+        solution = "struct C {\n  static int col(int t, int j) { return t + kThreadsX * j; }\n};\n"
+        [unit] = answer_units.answer_units(starter, solution, constants={"kThreadsX": 16})
+        self.assertEqual((unit.params, unit.valued), (("t", "j"), ("t", "+", "16", "*", "j")))
+        self.assertEqual(answer_units.occurrences(
+            answer_units.text_tokens("a: tx + 16 j\nb: tx + 16 tx\n"), unit), [1])
+        self.assertEqual(answer_units.lesson_constants(["constexpr int kA = 16;\n"
+                                           "inline constexpr int kB = 128 / kA + (kA - 1) % 4;\n"
+                                           "constexpr int kC = kUnknown * 2;\n"]),
+                         {"kA": 16, "kB": 11})
+
+    def test_a_product_of_parameters_alone_is_matched_as_written(self):
+        solution = "int f(int alpha, int beta) { return alpha * beta + 1; }\n"
+        [unit] = [u for u in answer_units.answer_units(
+            "int f(int alpha, int beta) { return 0; }\n", solution) if u.kind == "value"]
+        self.assertEqual(unit.params, ())
 
     def test_a_cast_around_a_formula(self):
         units = self.units("int b(int a) { return 0 * a; }\n",
