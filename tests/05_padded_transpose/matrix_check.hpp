@@ -19,9 +19,12 @@ using kit::testing::cpu_transpose;
 using kit::testing::kLargeShape;
 using kit::testing::Shape;
 
-/// The shapes the kernels run on the CPU (cpu_*_kernel_test.cpp): ragged tiles on both edges,
-/// one ragged tile each way, and full tiles only.
-inline constexpr Shape kKernelShapes[] = {{70, 45}, {33, 31}, {64, 96}};
+/// The shapes the kernels run on the CPU (cpu_*_kernel_test.cpp): full tiles only, ragged tiles
+/// on both edges, one ragged tile each way. Full tiles first: a test reports the first shape
+/// that shows a mistake, and there every tile element is written, so swapped coordinates show
+/// as an output element that holds the wrong input (with the line that stored it) rather than
+/// as an edge tile's read of an element no thread wrote.
+inline constexpr Shape kKernelShapes[] = {{64, 96}, {70, 45}, {33, 31}};
 
 /// Bit-for-bit equality with the expected matrix (`out_cols` values per row).
 inline ::testing::AssertionResult same_bits(const std::vector<std::uint32_t>& got,
