@@ -1,6 +1,7 @@
 #include "kit/testing.hpp"
 
 #include "kit/pattern_bench.hpp"
+#include "kit/prediction.hpp"
 #include "kit/trace.hpp"
 
 #include <cstdio>
@@ -11,12 +12,16 @@
 namespace kit::testing {
 namespace {
 
-std::string per_request(std::uint64_t wavefronts, std::uint64_t requests) {
+std::string fixed(double value, int digits) {
   std::ostringstream s;
   s.setf(std::ios::fixed);
-  s.precision(2);
-  s << (requests ? double(wavefronts) / double(requests) : 0.0);
+  s.precision(digits);
+  s << value;
   return s.str();
+}
+
+std::string per_request(std::uint64_t wavefronts, std::uint64_t requests) {
+  return fixed(requests ? double(wavefronts) / double(requests) : 0.0, 2);
 }
 
 /// Prints the device line when the tests start (after GoogleTest's "Global test environment
@@ -86,20 +91,43 @@ std::vector<std::uint32_t> random_bits(std::size_t n, std::uint64_t seed) {
   return v;
 }
 
+namespace {
+
+/// A measured number of a report line: "?" while kit::counts_shown() is false, saying why once
+/// per program.
+std::string shown_or_held(const std::string& number) {
+  if (counts_shown()) {
+    return number;
+  }
+  static const bool told = [] {
+    std::printf("[kit-note] the counts and ratios of these lines read \"?\" until you have "
+                "written down your Part 1 predictions in exercise.hpp\n");
+    return true;
+  }();
+  (void)told;
+  return "?";
+}
+
+} // namespace
+
 void report(const SlowdownVerdict& v) {
-  std::printf("[kit-slowdown] %s: measured %.2fx model %.2fx fidelity %.3f warps/SM %d (%s)\n",
-              v.message.substr(0, v.message.find(':')).c_str(), v.last.ratio, v.model_ratio,
-              v.fidelity(), v.last.warps_per_sm, verdict_name(v.kind));
+  std::printf("[kit-slowdown] %s: measured %sx model %sx fidelity %s warps/SM %d (%s)\n",
+              v.message.substr(0, v.message.find(':')).c_str(),
+              shown_or_held(fixed(v.last.ratio, 2)).c_str(),
+              shown_or_held(fixed(v.model_ratio, 2)).c_str(),
+              shown_or_held(fixed(v.fidelity(), 3)).c_str(), v.last.warps_per_sm,
+              verdict_name(v.kind));
   std::fflush(stdout);
 }
 
 void report(const std::string& what, const SharedCounters& m, const SharedCounts& e) {
   std::printf("[kit-counters] %s: load %s wavefronts/request (model %s), store %s (model %s), "
               "requests %llu/%llu (model %llu/%llu)\n",
-              what.c_str(), per_request(m.sass.load_wavefronts, m.sass.load_requests).c_str(),
-              per_request(e.load_wavefronts, e.load_requests).c_str(),
-              per_request(m.sass.store_wavefronts, m.sass.store_requests).c_str(),
-              per_request(e.store_wavefronts, e.store_requests).c_str(),
+              what.c_str(),
+              shown_or_held(per_request(m.sass.load_wavefronts, m.sass.load_requests)).c_str(),
+              shown_or_held(per_request(e.load_wavefronts, e.load_requests)).c_str(),
+              shown_or_held(per_request(m.sass.store_wavefronts, m.sass.store_requests)).c_str(),
+              shown_or_held(per_request(e.store_wavefronts, e.store_requests)).c_str(),
               static_cast<unsigned long long>(m.sass.load_requests),
               static_cast<unsigned long long>(m.sass.store_requests),
               static_cast<unsigned long long>(e.load_requests),

@@ -26,8 +26,10 @@ TEST(ConflictDegree, MatchesTheModelForEveryStride) {
     if (mine != r.wavefronts && missed++ < kShownMisses) {
       misses << "  stride " << s << ": conflict_degree says " << mine << ", the model "
              << kit::count_text(shown, r.wavefronts, "") << " (lane 1 is in bank "
-             << r.lanes[1].bank << ", lane 16 in bank " << r.lanes[16].bank
-             << "; try `bank-map --type float --stride " << s << "`)\n";
+             << r.lanes[1].bank << ", lane 16 in bank " << r.lanes[16].bank << "; "
+             << kit::drawing_text(shown, "try `bank-map --type float --stride " +
+                                             std::to_string(s) + "`")
+             << ")\n";
     }
   }
   EXPECT_EQ(missed, 0) << missed << " of the strides 0.." << kLargestStride

@@ -63,7 +63,9 @@ TEST(Layout, EveryInstructionCostsItsIdeal) {
           << kit::count_text(shown, r.wavefronts, "wavefronts") << ", its ideal " << r.ideal
           << ": lane 0 uses bank " << r.lanes[0].bank << ", lane 1 bank " << r.lanes[1].bank
           << ", lane 16 bank " << r.lanes[16].bank
-          << ". Try `bank-map --type float --stride 2` to see the starter's reads."
+          << ". "
+          << kit::drawing_text(shown,
+                               "Try `bank-map --type float --stride 2` to see the starter's reads.")
           << kit::counts_note(shown);
       if (r.wavefronts != r.ideal) {
         break; // one message per trace is enough

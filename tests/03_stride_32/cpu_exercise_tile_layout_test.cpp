@@ -13,6 +13,7 @@
 #include "kit/bank_model.hpp"
 #include "kit/layout.hpp"
 #include "kit/testing_exercise.hpp"
+#include "predictions.hpp"
 #include "score_rows/layout_checks.hpp"
 #include "score_rows/trace.hpp"
 #include "score_rows_trace.hpp"
@@ -24,9 +25,11 @@ using lesson03::ScoreRows;
 
 /// The first rows of your layout, bank by bank: what a failure shows.
 std::string picture() {
-  return kit::print_layout(lesson03::TileLayout{}, 4) + "Draw a column: `bank-map --type float " +
-         "--layout " + std::to_string(lesson03::kTileRows) + "x" +
-         std::to_string(lesson03::kTilePitch) + " --column 0`.";
+  return kit::drawing_text(lesson03::testing::predictions_written(),
+                           kit::print_layout(lesson03::TileLayout{}, 4) +
+                               "Draw a column: `bank-map --type float --layout " +
+                               std::to_string(lesson03::kTileRows) + "x" +
+                               std::to_string(lesson03::kTilePitch) + " --column 0`.");
 }
 
 TEST(TileLayout, EveryColumnIsOneWavefront) {

@@ -46,11 +46,12 @@ TEST(TableLayout, EveryInstructionCostsOneWavefront) {
     ASSERT_TRUE(r.ok()) << e.what;
     const int w0 = static_cast<int>(r.lanes[0].word), w16 = static_cast<int>(r.lanes[16].word);
     // A Horner step: lanes 0-15 at offset w0, lanes 16-31 at w16.
-    const std::string draw = e.op == kit::SharedOp::load
-                                 ? " Draw it: `bank-map --type float --index '" +
-                                       std::to_string(w0) + " + (l/16)*" +
-                                       std::to_string(w16 - w0) + "'`."
-                                 : "";
+    const std::string draw =
+        e.op == kit::SharedOp::load
+            ? " " + kit::drawing_text(shown, "Draw it: `bank-map --type float --index '" +
+                                                 std::to_string(w0) + " + (l/16)*" +
+                                                 std::to_string(w16 - w0) + "'`.")
+            : "";
     EXPECT_TRUE(r.wavefronts == r.ideal)
         << e.what << " costs " << kit::count_text(shown, r.wavefronts, "wavefronts")
         << ", its ideal " << r.ideal << ": lane 0 reads word " << w0 << " (bank " << r.lanes[0].bank

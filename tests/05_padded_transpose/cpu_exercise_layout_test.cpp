@@ -15,6 +15,7 @@
 #include "kit/layout.hpp"
 #include "kit/testing_exercise.hpp"
 #include "kit/trace.hpp"
+#include "predictions.hpp"
 #include "transpose_trace.hpp"
 
 namespace {
@@ -104,8 +105,11 @@ TEST(Layout, PaddedColumnReadIsOneWavefrontForEveryColumn) {
     }
   }
   KIT_EXPECT_AT_EXERCISE("PaddedLayout", kit::at_ideal(columns))
-      << "A tile with pitch " << kPaddedPitch << ": try `bank-map --type float --layout 32x"
-      << kPaddedPitch << " --column " << first << "`.";
+      << "A tile with pitch " << kPaddedPitch << ". "
+      << kit::drawing_text(lesson05::testing::predictions_written(),
+                           "Try `bank-map --type float --layout 32x" +
+                               std::to_string(kPaddedPitch) + " --column " +
+                               std::to_string(first) + "`.");
 }
 
 TEST(Layout, TileExtentStopsAtTheEdge) {

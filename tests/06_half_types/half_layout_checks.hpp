@@ -14,6 +14,7 @@
 #include "kit/at_ideal.hpp"
 #include "kit/layout.hpp"
 #include "kit/trace.hpp"
+#include "predictions.hpp"
 
 namespace lesson06::testing {
 
@@ -47,9 +48,11 @@ inline ::testing::AssertionResult every_column_read_at_ideal() {
   }
   const std::string column = over->what.substr(over->what.rfind(' ') + 1);
   return ::testing::AssertionFailure()
-         << "with kHalfPitch = " << kHalfPitch << ", " << over->describe()
-         << ". Draw it: `bank-map --type half --layout " << kTileDim << "x" << kHalfPitch
-         << " --column " << column << "`.";
+         << "with kHalfPitch = " << kHalfPitch << ", " << over->describe() << ". "
+         << kit::drawing_text(lesson06::testing::predictions_written(),
+                              "Draw it: `bank-map --type half --layout " +
+                                  std::to_string(kTileDim) + "x" + std::to_string(kHalfPitch) +
+                                  " --column " + column + "`.");
 }
 
 /// Success when every pair access of a full tile (transpose_half2's phase-1 column stores and

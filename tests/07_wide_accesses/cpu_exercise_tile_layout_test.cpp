@@ -24,10 +24,11 @@ using lesson07::testing::misalignment;
 
 /// The first rows of your layout, bank by bank: what a failure shows.
 std::string picture() {
-  return kit::print_layout(TileLayout{}, 8) + "Draw a step (rows of " +
-         std::to_string(lesson07::kTilePitch / lesson07::kVec) +
-         " float4s): `bank-map --type float4 --index '" +
-         std::to_string(lesson07::kTilePitch / lesson07::kVec) + "*l'`.";
+  return kit::drawing_text(lesson07::testing::predictions_written(),
+                           kit::print_layout(TileLayout{}, 8) + "Draw a step (rows of " +
+                               std::to_string(lesson07::kTilePitch / lesson07::kVec) +
+                               " float4s): `bank-map --type float4 --index '" +
+                               std::to_string(lesson07::kTilePitch / lesson07::kVec) + "*l'`.");
 }
 
 TEST(TileLayout, EveryFloat4LoadCostsItsIdeal) {

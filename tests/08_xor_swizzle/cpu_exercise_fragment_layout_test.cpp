@@ -71,7 +71,8 @@ TEST(FragmentTile, EveryLdmatrixAtItsIdeal) {
         << r.lanes[0].bank << ", " << r.lanes[1].bank << ", " << r.lanes[2].bank
         << ", ... Which bits of the offset pick "
         << "the 16-byte chunk, and which the row?\n"
-        << kit::print_layout(lesson08::FragmentTile{}, 8) << kit::counts_note(shown);
+        << kit::drawing_text(shown, kit::print_layout(lesson08::FragmentTile{}, 8))
+        << kit::counts_note(shown);
     if (r.wavefronts != r.ideal) {
       return;
     }

@@ -65,8 +65,10 @@ TEST(FragmentColumns, EveryReadAtItsIdeal) {
         << ", " << FragmentColumns::col(1, j) << ", " << FragmentColumns::col(2, j) << ", "
         << FragmentColumns::col(3, j) << ": banks " << r.lanes[0].bank << ", " << r.lanes[1].bank
         << ", " << r.lanes[2].bank << ", " << r.lanes[3].bank
-        << ". Draw it: `bank-map --type float --index '...'` with "
-        << "col(l % 16, " << j << ")." << kit::counts_note(shown);
+        << ". "
+        << kit::drawing_text(shown, "Draw it: `bank-map --type float --index '...'` with col(l % 16, " +
+                                        std::to_string(j) + ").")
+        << kit::counts_note(shown);
     if (r.wavefronts != r.ideal) {
       return; // every element tells the same story
     }

@@ -12,6 +12,7 @@
 #include "kit/at_ideal.hpp"
 #include "kit/bank_model.hpp"
 #include "kit/layout.hpp"
+#include "predictions.hpp"
 #include "tma_rule.hpp"
 
 namespace {
@@ -69,7 +70,9 @@ TEST(Read128Layout, ChunkReadsCostTheIdeal) {
   }
   ASSERT_TRUE(kit::at_ideal(reads))
       << "\n"
-      << kit::print_layout(lesson11::Read128Layout{}, 8) << "Draw it with bank-map.";
+      << kit::drawing_text(lesson11::testing::predictions_written(),
+                           kit::print_layout(lesson11::Read128Layout{}, 8) +
+                               "Draw it with bank-map.");
 }
 
 } // namespace

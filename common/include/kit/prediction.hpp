@@ -116,6 +116,43 @@ std::string count_text(bool shown, T value, std::string_view unit) {
   return text + " " + std::string(u);
 }
 
+/// A drawing a message offers of the student's layout or reads (a bank-by-bank picture, a
+/// `bank-map` command): the drawing where `shown` (predictions_written of the lesson's Part 1),
+/// until then a line saying when it shows. With the starter's layout a drawing is often a
+/// pattern Part 1 asks about, and its banks give the prediction away.
+inline std::string drawing_text(bool shown, const std::string& drawing) {
+  if (shown) {
+    return drawing;
+  }
+  std::string note = "(a drawing of it shows once you have written down your Part 1 "
+                     "predictions in exercise.hpp)";
+  if (!drawing.empty() && drawing.back() == '\n') {
+    note += '\n'; // a picture's lines end in one; what follows it starts a line
+  }
+  return note;
+}
+
+namespace detail {
+inline bool& counts_shown_flag() {
+  static bool shown = true;
+  return shown;
+}
+} // namespace detail
+
+/// Whether the tests' measurement lines (`[kit-counters]`, `[kit-slowdown]`) give their counts
+/// and ratios. In a lesson's GPU test programs it holds whether the lesson's Part 1 is written
+/// down (predictions_written): before that, a demo's measured cost would answer a prediction.
+/// The build sets it when the program starts, from tests/NN_topic/predictions.hpp
+/// (cmake/CourseLesson.cmake); any other program shows them.
+inline bool counts_shown() {
+  return detail::counts_shown_flag();
+}
+/// Sets counts_shown(); returns `shown` (for a static initializer).
+inline bool show_counts(bool shown) {
+  detail::counts_shown_flag() = shown;
+  return shown;
+}
+
 /// What a message adds, on a line of its own, where it holds a count back (count_text with
 /// `shown` false); nothing where it shows them.
 inline std::string counts_note(bool shown) {

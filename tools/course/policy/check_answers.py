@@ -28,7 +28,9 @@ The same run also checks, mechanically:
   - with --build-dir: the starter's CPU test programs, run as the student first runs them, print
     no answer in their failure messages, and no count (wavefronts, a ratio, an ideal, a phase's
     cost) that equals one of the lesson's predictions (2 and more) before the student has
-    written them down.
+    written them down;
+  - every prediction of a lesson's starter is listed in tests/NN_topic/predictions.hpp, which
+    holds such counts back (in messages and in the GPU tests' measurement lines).
 
   ./course-admin check-answers                       # every lesson
   ./course-admin check-answers --lesson 07 --units   # what counts as lesson 07's answers
@@ -43,7 +45,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from course.model import answers
 from course.model.cli import Parser, lesson_number, run_main
@@ -395,18 +397,22 @@ def counts_in_messages(output: str, values: dict) -> List[Tuple[str, List[str]]]
     return found
 
 
-def starter_messages(build_dir: Path, answers_root: Path, lesson: Lesson) -> List[Finding]:
+def starter_messages(build_dir: Path, answers_root: Path,
+                     lesson: Lesson) -> Tuple[List[Finding], Dict[str, str]]:
+    """(findings, each program's name -> its output) of the starter's CPU test programs."""
     program = build_dir / "tests" / "student" / lesson.program("student", "cpu")
     if not program.is_file():
         return [Finding(str(program), 0, "not built: the starter's CPU tests cannot be read "
-                                         f"(build {lesson.cpu_target} first)")]
+                                         f"(build {lesson.cpu_target} first)")], {}
     findings = []
+    outputs = {}
     # The lesson's kernels run on the CPU in a program of their own, where the lesson has one.
     kernels = build_dir / "tests" / "student" / lesson.program("student", "cpu_kernel")
     values = prediction_values(answers_root, lesson)
     for prog in [program] + ([kernels] if kernels.is_file() else []):
         proc = subprocess.run([str(prog)], capture_output=True, text=True, errors="replace",
                               timeout=120)
+        outputs[f"{prog.name} (the starter's CPU tests)"] = proc.stdout + proc.stderr
         tokens = text_tokens(proc.stdout + proc.stderr)
         # Before the student has written their predictions (the starter's are 0), no message
         # gives a count one of them asks for.
@@ -423,7 +429,28 @@ def starter_messages(build_dir: Path, answers_root: Path, lesson: Lesson) -> Lis
                                         f"a message states the answer `{unit.text}` "
                                         f"({unit.origin}, "
                                         f"{solution.relative_to(answers_root).as_posix()})"))
-    return findings
+    return findings, outputs
+
+
+def predictions_unlisted(view_root: Path, lesson: Lesson) -> List[Finding]:
+    """Every prediction of the starter (a `kPredicted...` constant) is listed in the lesson's
+    tests/NN_topic/predictions.hpp: what its tests read to hold a count back ("?" in an
+    exercise message, in a GPU test's `[kit-counters]` and `[kit-slowdown]` lines) until the
+    student has written Part 1 down. One left out would let those show while it is still 0."""
+    names = [name for path in sorted((view_root / "lessons" / lesson.folder).glob("exercise.*"))
+             for name in initialised(path) if name.startswith("kPredicted")]
+    if not names:
+        return []
+    listing = view_root / "tests" / lesson.folder / "predictions.hpp"
+    rel = f"tests/{lesson.folder}/predictions.hpp"
+    if not listing.is_file():
+        return [Finding(rel, 0, f"missing: lesson {lesson.number} has predictions "
+                                f"({', '.join(names)}), and its tests hold counts back until "
+                                f"predictions_written() there says they are written")]
+    listed = {t.text for t in code_tokens(listing.read_text(encoding="utf-8"))}
+    return [Finding(rel, 0, f"predictions_written() does not read {name} (exercise.hpp): counts "
+                            f"would show while it is still the starter's")
+            for name in names if name not in listed]
 
 
 # ------------------------------------------------------------------------------------------
@@ -455,14 +482,17 @@ def check(view_root: Path, answers_root: Path, numbers: Sequence[str],
         findings += measured_blocks_in_view(view_root, lesson)
         findings += costs_in_comments(view_root, lesson, used)
         findings += costs_in_guard_test_names(view_root, lesson)
+        findings += predictions_unlisted(view_root, lesson)
+        outputs: Dict[str, str] = {}
+        if build_dir is not None and lesson in with_solution:
+            found, outputs = starter_messages(build_dir, answers_root, lesson)
+            findings += found
         if bank_map is not None:
             from course.policy import prediction_patterns
             found, said = prediction_patterns.check_lesson(view_root, answers_root, lesson,
-                                                           bank_map, compiler)
+                                                           bank_map, compiler, outputs)
             findings += found
             notes += said
-        if build_dir is not None and lesson in with_solution:
-            findings += starter_messages(build_dir, answers_root, lesson)
     pages = sorted({p for pattern in COURSE_PAGES for p in view_root.glob(pattern)
                     if p.is_file() and p.suffix in TEXT_SUFFIXES})
     for lesson in with_solution:

@@ -305,27 +305,34 @@ def _sweep(args: List[str]) -> List[List[str]]:
     return out
 
 
+def _drawn_by(number: int, command: str) -> List[Shown]:
+    """What a `bank-map` command, or each swept value of a `bank-conflicts` one, draws."""
+    args = _tool_args(command, "bank-map")
+    if args is not None and args:
+        return [Shown(number, command.strip(), tuple(args))]
+    args = _tool_args(command, "bank-conflicts")
+    return [Shown(number, command.strip(), tuple(swept)) for swept in _sweep(args or [])]
+
+
+#: A bank-map or bank-conflicts command in inline code (`bank-map --stride 2`).
+INLINE_COMMAND = re.compile(r"`([^`]*\bbank-(?:map|conflicts)\b[^`]*)`")
+
+
 def shown_before_answers(readme_text: str, pictures: Dict[str, List[str]],
                          readme_dir: str) -> List[Shown]:
-    """The bank maps a README shows or has the student run before 'What you should see'."""
+    """The bank maps a README has the student run before 'What you should see', and every
+    picture it shows (a picture is in view wherever it stands; a command runs when the
+    student runs it)."""
     heads = sections(readme_text)
     stop = first_line_of(heads, WHAT_YOU_SHOULD_SEE) or len(readme_text.splitlines()) + 1
     shown: List[Shown] = []
     fence = False
-    for number, line in enumerate(readme_text.splitlines()[:stop - 1], 1):
+    for number, line in enumerate(readme_text.splitlines(), 1):
         if line.lstrip().startswith("```"):
             fence = not fence
             continue
-        commands = [line] if fence else re.findall(r"`([^`]*\bbank-(?:map|conflicts)\b[^`]*)`", line)
-        for command in commands:
-            args = _tool_args(command, "bank-map")
-            if args is not None and args:
-                shown.append(Shown(number, command.strip(), tuple(args)))
-                continue
-            args = _tool_args(command, "bank-conflicts")
-            if args:
-                for swept in _sweep(args):
-                    shown.append(Shown(number, command.strip(), tuple(swept)))
+        for command in ([line] if fence else INLINE_COMMAND.findall(line)) if number < stop else []:
+            shown += _drawn_by(number, command)
         if not fence:
             for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", line):
                 path = os.path.normpath(os.path.join(readme_dir, target)).replace(os.sep, "/")
@@ -366,8 +373,12 @@ def draw(bank_map: Path, args: Sequence[str]) -> Optional[Drawn]:
 
 
 def check_lesson(view_root: Path, course: Path, lesson: Lesson, bank_map: Path,
-                 compiler: Optional[List[str]] = None):
-    """(findings, notes) for one lesson."""
+                 compiler: Optional[List[str]] = None,
+                 messages: Optional[Dict[str, str]] = None):
+    """(findings, notes) for one lesson: its README before 'What you should see', and
+    `messages` (a place -> the starter's test output there, before any prediction is written),
+    whose commands may not draw a predicted pattern either (a command bank-map refuses there is
+    a template, `--index 'EXPR'`, and is left alone)."""
     readme = view_root / "lessons" / lesson.folder / "README.md"
     if not readme.is_file():
         return [], []
@@ -389,5 +400,17 @@ def check_lesson(view_root: Path, course: Path, lesson: Lesson, bank_map: Path,
         for p in by_shape.get(drawn.shape(), []):
             findings.append(Finding(rel, shown.line,
                                     f"`{shown.what}` draws the pattern {p.name} asks about "
-                                    f"({p.expression}) before '{WHAT_YOU_SHOULD_SEE}'"))
+                                    f"({p.expression}) in the README"))
+    for place, output in (messages or {}).items():
+        said = {s.args: s for command in set(INLINE_COMMAND.findall(output))
+                for s in _drawn_by(0, command)}
+        for shown in said.values():
+            drawn = draw(bank_map, shown.args)
+            if drawn is None:
+                continue
+            for p in by_shape.get(drawn.shape(), []):
+                findings.append(Finding(place, 0, f"a message has the student run "
+                                                  f"`{shown.what}`, which draws the pattern "
+                                                  f"{p.name} asks about ({p.expression}), "
+                                                  f"before the predictions are written"))
     return findings, notes

@@ -14,7 +14,7 @@ import tempfile
 import textwrap
 import unittest
 from pathlib import Path
-from typing import List, Optional
+from typing import List
 
 from course_testing import ROOT, ToolTest, lexer_missing
 from course.model.course_model import find_lessons
@@ -137,6 +137,18 @@ class PutBack(CourseCopy):
         self.append(root, "09", "README.md", "Lane *l* reads word *tx* + 8 *j*, or t + 16 * t.\n")
         self.assertEqual([f for f in self.findings(root, "09") if f.path.endswith("README.md")],
                          [])
+
+    def test_a_prediction_the_listing_leaves_out(self):
+        root = self.course("03")
+        shutil.copytree(ROOT / "tests" / lesson_folder("03"), root / "tests" / lesson_folder("03"))
+        self.assertEqual([f for f in self.findings(root, "03") if "predictions" in f.path], [])
+        listing = root / "tests" / lesson_folder("03") / "predictions.hpp"
+        listing.write_text(listing.read_text().replace(" kPredictedColumnSlowdown", " 1.0"))
+        [found] = [f for f in self.findings(root, "03") if "predictions" in f.path]
+        self.assertIn("does not read kPredictedColumnSlowdown", found.message)
+        listing.unlink()
+        [found] = [f for f in self.findings(root, "03") if "predictions" in f.path]
+        self.assertIn("missing", found.message)
 
     def test_a_comment_of_the_starter_counts(self):
         root = self.course("07")
@@ -322,7 +334,8 @@ class PutBack(CourseCopy):
             "TEST(Modes, SwizzledChunkReadsAtTheIdealPlainOnesNot) {}\n")
         (tests / "gpu_exercise_counters_test.cpp").write_text(
             "TEST(CorrelateCounters, OneWavefrontPerRequest) {}\n")  # a goal: allowed
-        found = [f for f in self.findings(root, "02") if f.path.startswith("tests/")]
+        found = [f for f in self.findings(root, "02")
+                 if f.path.startswith("tests/") and not f.path.endswith("predictions.hpp")]
         self.assertEqual([(f.path.rsplit("/", 1)[1], f.line) for f in found],
                          [("perf_guard_demo_slowdown_test.cpp", n) for n in (1, 2, 4, 5, 6)],
                          found)
@@ -475,6 +488,30 @@ class DrawnBeforeWhatYouShouldSee(CourseCopy):
         found = self.drawn(root, "09")
         self.assertEqual([f.line for f in found], [line])
         self.assertIn("kPredictedBlockedScalar", found[0].message)
+
+    def test_a_picture_after_what_you_should_see_is_in_view_too(self):
+        # Lesson 04 once showed a picture of two words in one bank there.
+        root = self.course("04")
+        manifest = root / "docs" / "pictures.txt"
+        manifest.write_text(manifest.read_text() + "lessons/04_broadcast/images/pairs.svg "
+                            "--type float --index '(l%2)*32'\n")
+        line = self.append(root, "04", "README.md", "![Two words](images/pairs.svg)\n")
+        found = self.drawn(root, "04")
+        self.assertEqual({f.line for f in found}, {line})
+        self.assertIn("kPredictedTwoWordsOneBankWavefronts", " ".join(f.message for f in found))
+
+    def test_a_starters_message_that_has_the_student_draw_a_prediction(self):
+        # Lesson 02's layout test once said "Try `bank-map --type float --stride 2`" to a
+        # student whose predictions were still 0; a template the tool refuses is left alone.
+        root = self.course("02")
+        messages = {"lesson02_student_cpu": "costs ?. Try `bank-map --type float --stride 2`.\n"
+                                            "Draw `bank-map --type float --index 'EXPR'`.\n"}
+        from course.policy import prediction_patterns
+        found, _notes = prediction_patterns.check_lesson(root, root, find_lessons(root)[0],
+                                                         Path(BANK_MAP), None, messages)
+        self.assertEqual(sorted({f.message.split(" asks")[0].split()[-1] for f in found}),
+                         ["kPredictedStrideTwoSlowdown", "kPredictedStrideTwoWavefronts"])
+        self.assertTrue(all(f.path == "lesson02_student_cpu" for f in found))
 
     def test_a_sweep_is_every_value_it_sweeps(self):
         # bank-conflicts over the jagged shape prints offsets 0 and 2: two predictions.
