@@ -36,6 +36,13 @@ again (--again grades everyone). Then, from every student's score.json:
                         (similarity.py: information, never a grade), each comparison in
                         CLASS/similarity.csv
 
+Every GPU of a machine: --gpus all (or --gpus 0,2) grades one student on each GPU at once, each
+in a copy of the pinned commit of its own (CLASS/slots/gpuN/course, kept: its build serves the
+next student there) whose grading runs see that GPU alone (CUDA_VISIBLE_DEVICES, by UUID: the
+sandbox binds that GPU's device node only, and the report names it); the compilations share the
+CPUs (--jobs is split). A GPU's timing and counter tests still run alone on it. Without a GPU,
+--parallel N grades the CPU part of N students at once the same way (CLASS/slots/cpuN/course).
+
 Across machines (an Actions matrix, a Slurm job array: docs/instructors.md), each job grades
 its share of the roster into a class folder of its own and the folders are merged:
   --matrix   prints the roster as JSON, [{"student", "repository", "ref"}, ...], for a matrix
@@ -56,17 +63,21 @@ import csv
 import functools
 import io
 import json
+import os
+import queue
 import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from course.grading import similarity
 from course.model import machine
-from course.model.cli import Parser, default_jobs, percentage, run_main, write_text_atomic
+from course.model.cli import (Parser, default_jobs, percentage, positive_int, run_main,
+                              write_text_atomic)
 from course.model.course_model import CourseError, Lesson, find_lessons
 from course.model.starters import course_starters
 
@@ -79,6 +90,8 @@ STUDENTS = "students"
 ERROR_FILE = "error.txt"
 #: The exercise files graded, kept in the student's folder (NN_topic/exercise.*).
 EXERCISES = "exercise"
+#: The course copies of --gpus and --parallel, one a slot, under the class folder.
+SLOTS = "slots"
 #: A kept exercise file is at most this long (a longer one is not kept).
 MAX_EXERCISE_BYTES = 1 << 20
 #: The grader's records copied into a student's folder (from COURSE/build/grade/course/).
@@ -91,6 +104,24 @@ class Student:
     name: str
     repository: str
     ref: str
+
+
+@dataclass
+class Slot:
+    """Where one student at a time is graded: a course at the pinned commit with a build of its
+    own, the machine as its grades depend on it, and what its grading runs are given."""
+
+    course: Path
+    where: str
+    jobs: int
+    gpu: Optional[str] = None  # CUDA_VISIBLE_DEVICES of its grading runs (a UUID), --gpus
+    name: str = ""             # how its lines are marked: "gpu 1", "cpu 0"
+    env: Dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.env = dict(os.environ)
+        if self.gpu is not None:
+            self.env["CUDA_VISIBLE_DEVICES"] = self.gpu
 
 
 @dataclass
@@ -167,27 +198,27 @@ def pin_of(course: Path) -> str:
     return proc.stdout.strip() + ("+modified" if dirty else "")
 
 
-def machine_of() -> str:
-    """The machine as a grade depends on it: the GPU the grading sees, or why none."""
-    name, why = machine.gpu()
+def machine_of(visible: Optional[str] = None) -> str:
+    """The machine as a grade depends on it: the GPU the grading sees (`visible`: the one its
+    CUDA_VISIBLE_DEVICES will name), or why none."""
+    name, why = machine.gpu(visible)
     return name or f"no GPU ({why})"
 
 
-def grade_one(student: Student, course: Path, out: Path, args, pin: str,
-              where: str) -> Outcome:
-    """Fetches and grades one student into CLASS/students/<student>/; why it could not, in
-    error.txt there too."""
+def grade_one(student: Student, slot: Slot, out: Path, args, pin: str) -> Outcome:
+    """Fetches and grades one student into CLASS/students/<student>/, in `slot`; why it could
+    not, in error.txt there too."""
     folder = out / STUDENTS / student.name
     folder.mkdir(parents=True, exist_ok=True)
     (folder / ERROR_FILE).unlink(missing_ok=True)
-    outcome = _grade_one(student, course, folder, out, args, pin, where)
+    outcome = _grade_one(student, slot, folder, out, args, pin)
     if outcome.error:
         write_text_atomic(folder / ERROR_FILE, outcome.error + "\n")
     return outcome
 
 
-def _grade_one(student: Student, course: Path, folder: Path, out: Path, args, pin: str,
-               where: str) -> Outcome:
+def _grade_one(student: Student, slot: Slot, folder: Path, out: Path, args, pin: str) -> Outcome:
+    course, where = slot.course, slot.where
     outcome = Outcome(student)
     try:
         outcome.commit = fetch(student, folder / "checkout")
@@ -210,13 +241,14 @@ def _grade_one(student: Student, course: Path, folder: Path, out: Path, args, pi
         (folder / stale).unlink(missing_ok=True)
     argv = ["bash", str(course / "tools" / "course" / "grade_run.sh"), "--student",
             str(folder / "checkout"), "--course", str(course), "--heading", student.name,
-            "--jobs", str(args.jobs)]
+            "--jobs", str(slot.jobs)]
     if args.lessons:
         argv += ["--lessons", args.lessons]
     if args.pass_mark is not None:
         argv += ["--pass-mark", str(args.pass_mark)]
     with open(folder / "grade.log", "w") as log:
-        proc = subprocess.run(argv, cwd=str(course), stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.run(argv, cwd=str(course), stdout=log, stderr=subprocess.STDOUT,
+                              env=slot.env)
     build = course / "build" / "grade"
     score = build / "score.json"
     if proc.returncode not in (0, 1) or not score.is_file():
@@ -432,22 +464,98 @@ def grade_class(args) -> int:
         write_class(outcomes, labels, out, ", ".join(pins), "; ".join(machines), course,
                     reference)
         return exit_status(outcomes, args.require_complete)
-    pin, where = pin_of(course), machine_of()
-    outcomes = []
-    for i, student in enumerate(students, 1):
-        print(f"== {i}/{len(students)} {student.name}", flush=True)
-        o = grade_one(student, course, out, args, pin, where)
-        if o.error:
-            print(f"   not graded: {o.error}", flush=True)
-        elif o.skipped:
-            print(f"   graded before at {o.commit[:10]}: not graded again", flush=True)
-        else:
-            total = o.score["total"]
-            print(f"   {total['score']:g} / {total['max']:g} at {o.commit[:10]}", flush=True)
-        outcomes.append(o)
+    pin = pin_of(course)
+    slots = make_slots(course, out, pin, args)
+    outcomes = grade_students(students, slots, out, args, pin)
     if not args.only:
+        where = "; ".join(sorted({s.where for s in slots}))
         write_class(outcomes, labels, out, pin, where, course, reference)
     return exit_status(outcomes, args.require_complete)
+
+
+def make_slots(course: Path, out: Path, pin: str, args) -> List[Slot]:
+    """The places students are graded: the pinned course itself; or with --gpus one copy of
+    its commit a GPU, with --parallel N copies (CLASS/slots/<name>/course)."""
+    if not args.gpus and not args.parallel:
+        return [Slot(course, machine_of(), args.jobs)]
+    if pin.endswith("+modified"):
+        raise CourseError(f"{course} has uncommitted changes: each slot grades in a copy of the "
+                          f"pinned commit, so commit them first")
+    gpus, why = machine.gpu_uuids()
+    if args.gpus:
+        if not gpus:
+            raise CourseError(f"--gpus: no GPU here ({why})")
+        wanted = [i for i, _ in gpus] if args.gpus == "all" else \
+            [g.strip() for g in args.gpus.split(",") if g.strip()]
+        unknown = [g for g in wanted if g not in dict(gpus)]
+        if unknown or not wanted:
+            raise CourseError(f"--gpus: no GPU {', '.join(unknown) or '(none named)'} here "
+                              f"(nvidia-smi lists {', '.join(i for i, _ in gpus)})")
+        places = [(f"gpu{i}", f"gpu {i}", dict(gpus)[i]) for i in dict.fromkeys(wanted)]
+    else:
+        if gpus:
+            raise CourseError("--parallel is for a machine without a GPU; here, --gpus grades "
+                              "one student on each GPU at once (a timing test must have its "
+                              "GPU to itself)")
+        places = [(f"cpu{i}", f"cpu {i}", None) for i in range(args.parallel)]
+    jobs = max(1, args.jobs // len(places))
+    slots = []
+    for folder, name, uuid in places:
+        copy = out / SLOTS / folder / "course"
+        at_pin = (copy / ".git").exists() and \
+            git("rev-parse", "HEAD", cwd=copy).stdout.strip() == pin
+        if not at_pin:
+            shutil.rmtree(copy, ignore_errors=True)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            for argv in (["clone", "--quiet", "--shared", "--no-checkout", str(course), str(copy)],
+                         ["-C", str(copy), "checkout", "--quiet", "--detach", pin]):
+                proc = git(*argv)
+                if proc.returncode != 0:
+                    raise CourseError(f"cannot make the course copy {copy}: "
+                                      f"{proc.stderr.strip()[-300:]}")
+        where = machine_of(uuid) if uuid else machine_of()
+        slots.append(Slot(copy, where, jobs, uuid, name))
+    return slots
+
+
+def grade_students(students: List[Student], slots: List[Slot], out: Path, args,
+                   pin: str) -> List[Outcome]:
+    """Every student graded, one at a time in each slot (the next student goes to the first slot
+    free); the outcomes in the roster's order."""
+    todo: "queue.Queue[Tuple[int, Student]]" = queue.Queue()
+    for i, student in enumerate(students):
+        todo.put((i, student))
+    outcomes: List[Optional[Outcome]] = [None] * len(students)
+    lock = threading.Lock()
+
+    def say(slot: Slot, text: str) -> None:
+        with lock:
+            print(f"{slot.name + ': ' if len(slots) > 1 else ''}{text}", flush=True)
+
+    def work(slot: Slot) -> None:
+        while True:
+            try:
+                i, student = todo.get_nowait()
+            except queue.Empty:
+                return
+            say(slot, f"== {i + 1}/{len(students)} {student.name}")
+            o = grade_one(student, slot, out, args, pin)
+            if o.error:
+                say(slot, f"   {student.name} not graded: {o.error}")
+            elif o.skipped:
+                say(slot, f"   {student.name} graded before at {o.commit[:10]}: not graded again")
+            else:
+                total = o.score["total"]
+                say(slot, f"   {student.name}: {total['score']:g} / {total['max']:g} at "
+                          f"{o.commit[:10]}")
+            outcomes[i] = o
+
+    threads = [threading.Thread(target=work, args=(slot,)) for slot in slots]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return [o for o in outcomes if o is not None]
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -464,6 +572,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="grade every student, even one graded before at the same commit")
     ap.add_argument("--jobs", "-j", type=int, default=default_jobs(),
                     help="compilations and CPU tests at once (default: the number of CPUs)")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--gpus", metavar="all|0,1,...",
+                       help="grade one student on each of these GPUs at once (all: every GPU "
+                            "nvidia-smi lists), each in a copy of the pinned commit")
+    where.add_argument("--parallel", type=positive_int, metavar="N",
+                       help="without a GPU: grade N students at once, each in a copy of the "
+                            "pinned commit")
     ap.add_argument("--reference", type=Path, metavar="YOUR-COURSE",
                     help="your course with its solutions/: the summary says how much of each "
                          "student's own work is the reference solution's or another student's")

@@ -131,12 +131,94 @@ class AClass(unittest.TestCase):
             commit_all(starter, "solved at last")
             again = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=3000)
             self.assertEqual(again.returncode, 1, again.stdout[-3000:])
-            self.assertIn("ada\n   graded before at", again.stdout)
-            self.assertIn("cy\n   graded before at", again.stdout)
-            self.assertNotIn("bob\n   graded before at", again.stdout)
+            self.assertIn("   ada graded before at", again.stdout)
+            self.assertIn("   cy graded before at", again.stdout)
+            self.assertNotIn("   bob graded before at", again.stdout)
             book = {r["student"]: r
                     for r in csv.DictReader(io.StringIO((out / "gradebook.csv").read_text()))}
             self.assertGreater(float(book["bob"]["total"]), 0)
+
+    def test_two_students_at_once_each_in_a_copy_of_the_pin(self):
+        # --parallel 2 without a GPU (--gpus on a GPU machine makes its slots the same way, one
+        # a GPU): three students, two slots, each a course copy with a build of its own.
+        with tempfile.TemporaryDirectory(prefix="course-grade-class-") as tmp:
+            work = Path(tmp)
+            course = pinned_course(work)
+            solved = student_repo(course, work, "ada", {EXERCISE: SOLUTION.read_bytes()})
+            commit_all(solved, "solved")
+            starter = student_repo(course, work, "bob", {})
+            commit_all(starter, "starter")
+            roster = work / "roster.csv"
+            roster.write_text(f"student,repository,ref\nada,{solved},\nbob,{starter},\n"
+                              f"dee,{work / 'nowhere'},\n")
+            out = work / "class"
+            env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+            env.pop("COURSE_HIDDEN_TESTS", None)
+            proc = subprocess.run(["python3", "-m", "course.grading.grade_class", "--roster",
+                                   str(roster), "--course", str(course), "--out", str(out),
+                                   "--lessons", "01", "--jobs", "2", "--parallel", "2"],
+                                  capture_output=True, text=True, env=env, timeout=3000)
+            self.assertEqual(proc.returncode, 1, proc.stdout[-3000:] + proc.stderr[-3000:])
+            self.assertIn("cpu 0: == ", proc.stdout)
+            self.assertIn("cpu 1: == ", proc.stdout)
+            pin = subprocess.run(["git", "-C", str(course), "rev-parse", "HEAD"],
+                                 capture_output=True, text=True, check=True).stdout.strip()
+            for slot in ("cpu0", "cpu1"):
+                copy = out / "slots" / slot / "course"
+                head = subprocess.run(["git", "-C", str(copy), "rev-parse", "HEAD"],
+                                      capture_output=True, text=True).stdout.strip()
+                self.assertEqual(head, pin, slot)
+            self.assertFalse((course / "build" / "grade").exists(),
+                             "the pinned course itself is not graded in")
+            book = {r["student"]: r
+                    for r in csv.DictReader(io.StringIO((out / "gradebook.csv").read_text()))}
+            self.assertEqual(list(book), ["ada", "bob", "dee"])  # the roster's order
+            for name in ("ada", "bob"):
+                own = json.loads((out / "students" / name / "score.json").read_text())
+                self.assertEqual(float(book[name]["total"]), own["total"]["score"], name)
+            self.assertGreater(float(book["ada"]["total"]), 0)
+            self.assertEqual(float(book["bob"]["total"]), 0)
+            self.assertEqual(book["dee"]["total"], "")
+
+
+class Slots(ToolTest):
+    """Where --gpus and --parallel grade, read from nvidia-smi (a stand-in here)."""
+
+    def smi(self, listing: str) -> str:
+        """A PATH whose nvidia-smi prints `listing`, as nvidia-smi --query-gpu=index,uuid does."""
+        bin_dir = self.tmp / f"bin{len(listing)}"
+        bin_dir.mkdir(exist_ok=True)
+        smi = bin_dir / "nvidia-smi"
+        smi.write_text(f"#!/bin/sh\nprintf '{listing}'\n")
+        smi.chmod(0o755)
+        return f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+
+    def grade(self, path: str, *args: str):
+        roster = self.tmp / "roster.csv"
+        roster.write_text("student,repository,ref\nada,/r/ada,\n")
+        course = self.tmp / "course"
+        if not course.exists():  # a pinned commit with the grading command, and no lesson
+            (course / "tools" / "course").mkdir(parents=True)
+            (course / "tools" / "course" / "grade_run.sh").write_text("exit 2\n")
+            (course / "lessons").mkdir()
+            (course / "lessons" / "README.md").write_text("none yet\n")
+            commit_all(course, "pin")
+        self.env["PATH"] = path
+        return self.run_tool("course.grading.grade_class", "--roster", roster, "--course",
+                             course, "--out", self.tmp / "class", *args)
+
+    def test_what_gpus_and_parallel_refuse(self):
+        two = self.smi("0, GPU-aaaa\\n1, GPU-bbbb\\n")
+        cases = [(two, ["--gpus", "0,5"], "--gpus: no GPU 5 here (nvidia-smi lists 0, 1)"),
+                 (two, ["--parallel", "2"], "--parallel is for a machine without a GPU"),
+                 (self.smi(""), ["--gpus", "all"], "--gpus: no GPU here"),
+                 (two, ["--gpus", "all", "--parallel", "2"], "not allowed with")]
+        for path, args, words in cases:
+            with self.subTest(args=args):
+                proc = self.grade(path, *args)
+                self.assertEqual(proc.returncode, 2 if "not allowed" in words else 1,
+                                 proc.stderr)
+                self.assertIn(words, proc.stderr)
 
 
 if __name__ == "__main__":
