@@ -22,9 +22,10 @@ The same run also checks, mechanically:
     may set the student's goal ("Make both cost 1 wavefront"); no guard test's name
     (tests/NN_topic/*_guard_*_test.cpp) states what it finds;
   - every lesson with a solution has its answers.md, whose pictures exist beside it;
-  - with --bank-map: no `bank-map` command a README prints before "What you should see", and no
-    picture it shows there, draws a pattern one of the lesson's predictions asks about (the
-    patterns are read from the lesson's prediction tests: prediction_patterns.py);
+  - with --bank-map: no `bank-map` command a README prints, no picture it shows, and no
+    command a starter's test message offers draws a pattern one of the lesson's predictions
+    asks about (the patterns are read from the lesson's prediction tests:
+    prediction_patterns.py);
   - with --build-dir: the starter's CPU test programs, run as the student first runs them, print
     no answer in their failure messages, and no count (wavefronts, a ratio, an ideal, a phase's
     cost) that equals one of the lesson's predictions (2 and more) before the student has
@@ -63,7 +64,6 @@ from course.policy.findings import Finding
 PROG = "check_answers"
 #: The exit status of a run that could not read C++ here (no lexer): ctest reads it as a skip.
 SKIP = 77
-WHAT_YOU_SHOULD_SEE = "What you should see"
 #: Suffixes of a lesson folder's text files (anything else is a picture format or binary).
 TEXT_SUFFIXES = {".md", ".hpp", ".cuh", ".cu", ".cpp", ".h", ".svg", ".txt"}
 
@@ -100,6 +100,9 @@ IDEAL_COST = re.compile(r"(?:1|one)[ -]wavefront|conflict-free|no (?:bank )?conf
                         r"|without (?:a )?conflicts?", re.I)
 #: The origin a lesson's manifest names to let a demo comment state a cost (with its reason).
 COST_ORIGIN = "cost"
+#: What a comment of the lesson's tests may not say either: a slowdown the demos show ("about
+#: 2x", "model 32x", "(0.5x"), which the slowdown predictions ask. Not a shape ("32x32").
+RATIO_IN_A_COMMENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?x(?![\w])")
 
 #: What a guard test's name may not say: a cost or a speed it finds (ctest lists every name
 #: before the student has committed to a prediction). An exercise test's name states a goal
@@ -329,6 +332,42 @@ def costs_in_comments(view_root: Path, lesson: Lesson, used: set) -> List[Findin
     return findings
 
 
+def costs_in_test_comments(view_root: Path, lesson: Lesson, used: set) -> List[Finding]:
+    """A comment of the lesson's tests (tests/NN_topic, which the student repository ships and
+    the READMEs name) that states a cost or a slowdown. An exercise test, and the twins it holds
+    the student's work to, may state the ideal it asks for (the README's goal too); a guard
+    test, in a sentence that sets it as a goal ("must", "make", "fix"). The manifest may list a
+    place (origin `cost`, `file` tests/NN_topic/NAME) with its reason."""
+    findings = []
+    folder = view_root / "tests" / lesson.folder
+    for path in sorted(folder.glob("*")) if folder.is_dir() else []:
+        if path.suffix not in CXX_SUFFIXES:
+            continue
+        goal_file = "_exercise_" in path.name or path.name == "twin.hpp"
+        text = path.read_text(encoding="utf-8", errors="replace")
+        rel = f"tests/{lesson.folder}/{path.name}"
+        code = None
+        for comment, starts in comment_texts(text):
+            said = [m for m in COST_IN_A_COMMENT.finditer(comment)
+                    if not (IDEAL_COST.fullmatch(m.group(0)) and
+                            (goal_file or GOAL_IN_A_SENTENCE.search(sentence_at(comment,
+                                                                                m.start()))))]
+            said += list(RATIO_IN_A_COMMENT.finditer(comment))
+            for m in said:
+                i = max(line for offset, line in starts if offset <= m.start())
+                code = code if code is not None else code_tokens(text)
+                where = function_at(code, i) or declaration_at(code, statement_start(code, i))
+                exception = exception_for(lesson, rel, where, COST_ORIGIN)
+                if exception:
+                    used.add(exception)
+                    continue
+                findings.append(Finding(rel, i, f"a test's comment states a cost or a slowdown "
+                                                f"('{m.group(0)}'): the student repository ships "
+                                                f"the tests, and the predictions ask for it; say "
+                                                f"what the test checks, not what it finds"))
+    return findings
+
+
 def costs_in_guard_test_names(view_root: Path, lesson: Lesson) -> List[Finding]:
     """A guard test (it passes on the starter: a demo, a part already right) whose name states
     what it finds, a cost or a speed that a prediction asks for."""
@@ -481,6 +520,7 @@ def check(view_root: Path, answers_root: Path, numbers: Sequence[str],
         findings += readme_structure(view_root, answers_root, lesson)
         findings += measured_blocks_in_view(view_root, lesson)
         findings += costs_in_comments(view_root, lesson, used)
+        findings += costs_in_test_comments(view_root, lesson, used)
         findings += costs_in_guard_test_names(view_root, lesson)
         findings += predictions_unlisted(view_root, lesson)
         outputs: Dict[str, str] = {}
@@ -531,8 +571,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="only this lesson (repeatable)")
     ap.add_argument("--units", action="store_true",
                     help="list what counts as each lesson's answers, and stop")
-    ap.add_argument("--bank-map", type=Path, help="the bank-map program: also check the commands "
-                                                  "and pictures before 'What you should see'")
+    ap.add_argument("--bank-map", type=Path, help="the bank-map program: also check what the "
+                                                  "READMEs and the starters' messages draw")
     ap.add_argument("--cxx", default=None,
                     help="with --bank-map: the C++ compiler for the prediction patterns, and its "
                          "flags, as one string (default: $CXX or c++)")

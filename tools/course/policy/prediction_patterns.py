@@ -1,5 +1,5 @@
-"""The patterns a lesson's predictions ask about, and the bank maps its README shows before
-"What you should see": none of those may draw one of these.
+"""The patterns a lesson's predictions ask about, and the bank maps its README shows and the
+starter's test messages offer: none of those may draw one of these.
 
 A prediction is a KIT_EXPECT_PREDICTION in the lesson's CPU tests; its model expression names
 the patterns it is about (`kit::wavefronts(lesson07::float4_stride_two_demo().access)`,
@@ -8,8 +8,9 @@ program made from the test file — its includes (GoogleTest's aside), the helpe
 first TEST, and one line per pattern — prints each pattern's lane addresses; the C++ compiler
 builds it with the same include folders as the lesson's CPU tests. A README's `bank-map`
 commands (in code blocks or inline code), its `bank-conflicts` sweeps (every swept value), and
-its pictures (their docs/pictures.txt lines) before "## What you should see" run through
-`bank-map --json`. A drawn request that is a predicted pattern — the same width and active
+its pictures (their docs/pictures.txt lines), anywhere in the README (all of it is in view
+before the predictions are written: drawings of what they ask are in the lesson's answers), and
+the bank-map commands of the starter's test messages run through `bank-map --json`. A drawn request that is a predicted pattern — the same width and active
 lanes, every address moved by one multiple of 4 bytes at most (a shift keeps every lane's bank
 distance, and so the cost) — is a finding. An ldmatrix pattern cannot be drawn by bank-map and
 is left out, said so in a note.
@@ -31,12 +32,10 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from course.model.course_model import CourseError, Lesson
 from course.model.site_manifests import PICTURES_MANIFEST, manifest_lines
-from course.policy.answer_units import first_line_of, sections
 from course.policy.check_predictions import MACRO
 from course.policy.cxx_tokens import Source, Unbalanced, include_name, split_directives
 from course.policy.findings import Finding
 
-WHAT_YOU_SHOULD_SEE = "What you should see"
 #: Calls whose arguments are the patterns (or accesses) a prediction is about.
 WRAPPERS = {"kit::wavefronts", "wavefronts", "kit::ldsm_wavefronts", "kit::model_ratio",
             "model_ratio", "model", "cost"}
@@ -256,7 +255,7 @@ def predicted_patterns(course: Path, lesson: Lesson,
 
 
 # ------------------------------------------------------------------------------------------
-# What the README draws before "What you should see"
+# What the README draws
 # ------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -318,20 +317,18 @@ def _drawn_by(number: int, command: str) -> List[Shown]:
 INLINE_COMMAND = re.compile(r"`([^`]*\bbank-(?:map|conflicts)\b[^`]*)`")
 
 
-def shown_before_answers(readme_text: str, pictures: Dict[str, List[str]],
+def shown_in_readme(readme_text: str, pictures: Dict[str, List[str]],
                          readme_dir: str) -> List[Shown]:
-    """The bank maps a README has the student run before 'What you should see', and every
-    picture it shows (a picture is in view wherever it stands; a command runs when the
-    student runs it)."""
-    heads = sections(readme_text)
-    stop = first_line_of(heads, WHAT_YOU_SHOULD_SEE) or len(readme_text.splitlines()) + 1
+    """The bank maps a README shows or has the student run, anywhere in it: the README is in
+    view before the predictions are written, 'What you should see' included (its drawings of
+    the predicted patterns are in the lesson's answers)."""
     shown: List[Shown] = []
     fence = False
     for number, line in enumerate(readme_text.splitlines(), 1):
         if line.lstrip().startswith("```"):
             fence = not fence
             continue
-        for command in ([line] if fence else INLINE_COMMAND.findall(line)) if number < stop else []:
+        for command in [line] if fence else INLINE_COMMAND.findall(line):
             shown += _drawn_by(number, command)
         if not fence:
             for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", line):
@@ -375,7 +372,7 @@ def draw(bank_map: Path, args: Sequence[str]) -> Optional[Drawn]:
 def check_lesson(view_root: Path, course: Path, lesson: Lesson, bank_map: Path,
                  compiler: Optional[List[str]] = None,
                  messages: Optional[Dict[str, str]] = None):
-    """(findings, notes) for one lesson: its README before 'What you should see', and
+    """(findings, notes) for one lesson: its README, and
     `messages` (a place -> the starter's test output there, before any prediction is written),
     whose commands may not draw a predicted pattern either (a command bank-map refuses there is
     a template, `--index 'EXPR'`, and is left alone)."""
@@ -390,7 +387,7 @@ def check_lesson(view_root: Path, course: Path, lesson: Lesson, bank_map: Path,
         by_shape.setdefault(p.drawn.shape(), []).append(p)
     findings = []
     rel = f"lessons/{lesson.folder}/README.md"
-    for shown in shown_before_answers(readme.read_text(encoding="utf-8"),
+    for shown in shown_in_readme(readme.read_text(encoding="utf-8"),
                                       manifest_pictures(view_root), f"lessons/{lesson.folder}"):
         drawn = draw(bank_map, shown.args)
         if drawn is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 import textwrap
@@ -220,6 +221,25 @@ class PutBack(CourseCopy):
                          if f.path.endswith("demo.hpp") and f.line == line]
                 self.assertTrue(found, f"'{text.strip()}' was not found")
                 self.assertIn(cost, found[0].message)
+
+    def test_a_tests_comment_that_states_a_cost_or_a_slowdown(self):
+        # Lesson 02's guard tests once said "stride 2 about 2x" and "one wavefront per request".
+        root = self.course("02")
+        tests = root / "tests" / lesson_folder("02")
+        tests.mkdir(parents=True)
+        (tests / "perf_guard_demo_slowdown_test.cpp").write_text(
+            "// The demos timed: stride 2 about 2x, stride 6 (model 2.0x).\n"
+            "// Stride 3: one wavefront per request.\n"
+            "// Each slowdown must land in the band; a 32x32 tile is a shape.\n"
+            "TEST(DemoSlowdown, StrideTwoOverStrideOne) {}\n")
+        (tests / "cpu_exercise_layout_test.cpp").write_text(
+            "// Your layout: every access conflict-free, 1 wavefront a request, as its twin.\n"
+            "TEST(Layout, EveryInstructionCostsItsIdeal) {}\n")
+        found = [(f.path.rsplit("/", 1)[1], f.line, re.search(r"\('([^']+)'\)", f.message)[1])
+                 for f in self.findings(root, "02") if "a test's comment" in f.message]
+        self.assertEqual(found, [("perf_guard_demo_slowdown_test.cpp", 2, "one wavefront"),
+                                 ("perf_guard_demo_slowdown_test.cpp", 1, "2x"),
+                                 ("perf_guard_demo_slowdown_test.cpp", 1, "2.0x")])
 
     def test_a_demo_comment_may_say_what_a_demo_does(self):
         root = self.course("01")
@@ -438,8 +458,8 @@ NO_BANK_MAP = ("needs the bank-map program ($COURSE_TEST_BANK_MAP, which ctest s
 
 @unittest.skipUnless(HAVE_SOLUTIONS, f"needs the course's solutions/ folder ({ROOT} has none)")
 @unittest.skipIf(NO_BANK_MAP, NO_BANK_MAP)
-class DrawnBeforeWhatYouShouldSee(CourseCopy):
-    """A bank map that a README prints or shows before 'What you should see' must not draw a
+class DrawnInView(CourseCopy):
+    """A bank map that a README prints or shows, or a starter's message offers, must not draw a
     pattern one of the lesson's predictions asks about."""
 
     def drawn(self, root: Path, number: str) -> List[Finding]:
@@ -473,11 +493,13 @@ class DrawnBeforeWhatYouShouldSee(CourseCopy):
         self.assertEqual([f.line for f in found], [line + 1])
         self.assertIn("kPredictedFloat4ColumnPitch32Wavefronts", found[0].message)
 
-    def test_after_what_you_should_see_it_may(self):
+    def test_after_what_you_should_see_too(self):
+        # The README is in view before the predictions are written, every section of it: lesson
+        # 03's "What you should see" once had the student draw the 32 x 32 tile's column.
         root = self.course("07")
-        self.append(root, "07", "README.md",
-                    "```\nbuild/student/bin/bank-map --type float4 --index '8*l'\n```\n")
-        self.assertEqual(self.drawn(root, "07"), [])
+        line = self.append(root, "07", "README.md",
+                           "```\nbuild/student/bin/bank-map --type float4 --index '8*l'\n```\n")
+        self.assertEqual([f.line for f in self.drawn(root, "07")], [line + 1])
 
     def test_09_a_picture_two_lines_before_predict(self):
         root = self.course("09")
