@@ -163,15 +163,14 @@ kit::Pattern b_scalar_read_demo(const std::string& name, int j = 0, int k = 0) {
                              });
 }
 /// The seed's remedy for the blocked read, "increase blockDim.x to 32", with the blocked
-/// assignment kept: a block 32 column threads wide, each thread still owning a run of 8
-/// columns, of a tile of 256 (`float Bs[8][256]`). Lane l is thread column l; it reads
-/// Bs[k][8 l + j], one float.
+/// assignment kept: a block 32 column threads wide, the tile's 128 columns in runs of 4, one
+/// run a thread. Lane l is thread column l; it reads Bs[k][4 l + j] (j = 0 ... 3), one float.
 inline kit::Pattern b_scalar_read_32_wide_demo(int j = 0, int k = 0) {
-  using WideBLayout = kit::Pitched<float, kTileK, kit::kWarpSize * kFragN>;
+  constexpr int kRun = kTileN / kit::kWarpSize;
   return kit::layout_pattern("32 column threads, blocked B read, 4 bytes, j = " +
                                  std::to_string(j),
-                             WideBLayout{}, [=](int lane) {
-                               return kit::Coord{k, Blocked::col(lane, j)};
+                             BLayout{}, [=](int lane) {
+                               return kit::Coord{k, kRun * lane + j};
                              });
 }
 /// Lane l reads B elements (k, Columns::col(tx, 4 q)) ... + 3 as one float4: elements

@@ -18,7 +18,7 @@ namespace lesson09 {
 /// b_scalar_read_demo<Blocked>: lane (tx, ty) reads Bs[k][8 tx + j], one float.
 inline constexpr int kPredictedBlockedScalar = 0; // TODO
 /// b_scalar_read_32_wide_demo: the seed's "increase blockDim.x to 32", blocked columns kept:
-/// lane l reads Bs[k][8 l + j] of float Bs[8][256], one float.
+/// 32 column threads, 4 columns each; lane l reads Bs[k][4 l + j], one float.
 inline constexpr int kPredictedBlockedWideScalar = 0; // TODO
 /// b_float4_read_demo<Blocked>: lane (tx, ty) reads Bs[k][8 tx + 4 q ... + 3], one float4.
 inline constexpr int kPredictedBlockedFloat4 = 0; // TODO

@@ -11,9 +11,9 @@ namespace lesson09 {
 /// Words 8 tx + j: tx, tx + 4, tx + 8, tx + 12 share a bank; both row threads read the same
 /// words (a broadcast, no extra cost): four words in each bank used.
 inline constexpr int kPredictedBlockedScalar = 4;
-/// Words 8 l + j of 32 lanes: lanes l, l + 4, ..., l + 28 share a bank, eight different
-/// words in each bank used: a wider block conflicts more, not less.
-inline constexpr int kPredictedBlockedWideScalar = 8;
+/// Words 4 l + j of 32 lanes: lanes l, l + 8, l + 16 and l + 24 share a bank, four different
+/// words in each bank used: the wider block conflicts as much as the 16-wide one.
+inline constexpr int kPredictedBlockedWideScalar = 4;
 /// Phase of 8 lanes (tx 0-7): 16-byte chunks 32 bytes apart span 64 words, two chunks per
 /// bank group: 2 wavefronts a phase, 4 phases.
 inline constexpr int kPredictedBlockedFloat4 = 8;

@@ -1,5 +1,5 @@
-// The demos on the GPU: the counters read exactly what the bank model says, one wavefront
-// per request for all three.
+// The demos on the GPU: the counters read exactly what the bank model says for each of the
+// three demos.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>
@@ -13,8 +13,7 @@ class DemoCounters : public kit::testing::CounterTest {};
 TEST_F(DemoCounters, EqualTheModel) {
   for (const kit::Pattern& p :
        {lesson01::stride_one_demo(), lesson01::stride_33_demo(), lesson01::permuted_demo()}) {
-    const kit::SharedCounters c = expect_pattern(p);
-    EXPECT_EQ(c.sass.load_wavefronts, c.sass.load_requests) << p.name << ": not conflict-free";
+    expect_pattern(p);
   }
 }
 

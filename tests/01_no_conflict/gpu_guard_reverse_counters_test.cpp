@@ -1,5 +1,5 @@
 // The bank model predicts reverse_blocks exactly, whatever its layout: the counters equal
-// the trace built from the kernel's own layout (the starter's 8-way conflict included).
+// the trace built from the kernel's own layout (the starter's layout included).
 #include <gtest/gtest.h>
 
 #include <exercise.hpp>

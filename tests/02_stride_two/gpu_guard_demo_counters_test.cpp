@@ -1,5 +1,5 @@
-// The stride demos on the GPU: the counters read exactly what the bank model says, and the
-// model's gcd law with them: stride s costs gcd(s, 32) wavefronts per request.
+// The stride demos on the GPU: the counters read exactly what the bank model says for each
+// stride, so the hardware follows the gcd law that cpu_guard_gcd_law_test holds the model to.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

@@ -1,5 +1,5 @@
-// The stride demos timed against stride 1 in one saturating run: stride 2 about 2x, stride 3
-// as fast as stride 1, stride 6 about 2x, each in the band around the model's ratio.
+// The stride demos timed against stride 1 in one saturating run: strides 2, 3 and 6, each in
+// the kit's band around the model's ratio.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

@@ -1,6 +1,6 @@
-// The tile layout must lose no value: TileLayout maps the block's tile (kTileRows x kTileDim)
-// one-to-one into the kTileCapacity floats reserved for it; and the staging stores, which
-// write tile rows, stay conflict-free (the starter's layout already does both; keep it so).
+// The tile layout must lose no value: TileLayout must map the block's tile (kTileRows x
+// kTileDim) one-to-one into the kTileCapacity floats reserved for it; and the staging stores,
+// which write tile rows, must cost their ideal. Keep both true as you change the layout.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,5 +1,5 @@
-// The demos on the GPU: the counters read exactly what the bank model says: a column of the
-// 32x32 tile 32 wavefronts, a column of the 32x33 tile 1, rows 1.
+// The demos on the GPU: the counters read exactly what the bank model says for each demo,
+// rows and columns of the 32x32 and of the 32x33 tile.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

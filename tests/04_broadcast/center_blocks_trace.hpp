@@ -103,7 +103,7 @@ inline CenterAccess access_of(const kit::TraceEntry& e) {
 
 /// One line per kind of access of a center_blocks trace: the requests the launch makes (the
 /// warp instructions it executes, over every warp and block), their wavefronts, and the
-/// ideal, e.g. `  mean load: 32 requests, 32 wavefronts (ideal 32)`.
+/// ideal, as `  <access>: <R> requests, <W> wavefronts (ideal <I>)`.
 inline std::string costs_by_access(const kit::Trace& t) {
   std::ostringstream out;
   for (CenterAccess a : kCenterAccesses) {

@@ -1,5 +1,5 @@
-// The demos on the GPU: the counters read exactly what the bank model says: one wavefront for
-// a shared word (loads and stores), two for two words of one bank.
+// The demos on the GPU: the counters read exactly what the bank model says for each demo,
+// loads and stores.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

@@ -1,5 +1,6 @@
-// The demos timed against stride 1 in one saturating run: a word shared by all lanes, or by
-// lane pairs, and two words in two banks as fast as stride 1; two words in one bank about 2x.
+// The demos timed against stride 1 in one saturating run: a word shared by all lanes, a word
+// shared by lane pairs, two words in two banks and two words in one bank, each in the kit's
+// band around the model's ratio.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

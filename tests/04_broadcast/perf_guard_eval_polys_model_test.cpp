@@ -1,7 +1,6 @@
-// eval_polys timed against its conflict-free twin (the same kernel with the padded table:
-// same block, same shared table, same occupancy): the slowdown is the one the model predicts
-// from the two traces, whatever the layout (about 2x for the starter, 1x once it is
-// conflict-free).
+// eval_polys timed against its twin (twin.hpp: the same kernel with a padded table: same
+// block, same shared table, same occupancy): the slowdown lands in the band around the model's
+// ratio of the two traces, whatever the layout.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

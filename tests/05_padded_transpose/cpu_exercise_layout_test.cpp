@@ -1,9 +1,9 @@
 // Part 2 on the CPU: the padded layout and the phase-2 coordinate, judged by the bank model.
 // The padded tile's column read is 1 wavefront for every column; the kernels' traces (built
 // from your layout and coordinates, ragged edges included) cost what the lesson says: every
-// padded access the ideal, the plain tile's full column read a full column's worth. The
-// padded tile must keep every element and fit a block (a layout that loses data or cannot
-// run scores nothing, however cheap).
+// padded access the ideal, the plain tile's full column read what the model gives lanes 32
+// floats apart. The padded tile must keep every element and fit a block (a layout that loses
+// data or cannot run scores nothing, however cheap).
 #include <gtest/gtest.h>
 
 #include <string>

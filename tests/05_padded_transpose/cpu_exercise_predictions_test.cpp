@@ -31,13 +31,14 @@ TEST(Predictions, ColumnReadPitch32) {
 TEST(Predictions, ColumnReadPitch33) {
   KIT_EXPECT_PREDICTION(lesson05::kPredictedColumnReadPitch33Wavefronts,
                         kit::wavefronts(column_read(33)),
-                        "lane x reads word 33 x + y, in bank (33 x + y) % 32 = (x + y) % 32");
+                        "lane x reads word 33 x + y: which bank is that, and do two lanes share "
+                        "one?");
 }
 
 TEST(Predictions, ColumnReadPitch34) {
   KIT_EXPECT_PREDICTION(
       lesson05::kPredictedColumnReadPitch34Wavefronts, kit::wavefronts(column_read(34)),
-      "lane x reads word 34 x + y, in bank (2 x + y) % 32: which lanes share a bank?");
+      "lane x reads word 34 x + y: which bank is that, and which lanes share one?");
 }
 
 } // namespace

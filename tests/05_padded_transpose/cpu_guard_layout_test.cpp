@@ -1,6 +1,6 @@
-// The given parts of the tile stay sound whatever you change: every thread of phase 1 has a
-// tile element and an offset of its own inside the tile, phase 1 stores cost 1 wavefront,
-// and the padded tile fits a block's static shared memory.
+// The given parts of the tile must stay sound whatever you change: every thread of phase 1
+// has a tile element and an offset of its own inside the tile, phase 1's row stores are held to
+// the model in both tiles, and the padded tile fits a block's static shared memory.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -37,7 +37,7 @@ TEST(Layout, EveryElementHasASlotOfItsOwn) {
   expect_offsets_distinct_and_inside<lesson05::PaddedLayout>("the padded tile");
 }
 
-TEST(Layout, RowStoresAtTheirIdeal) {
+TEST(Layout, RowStoresOfBothTiles) {
   for (const kit::Trace& trace : {lesson05::testing::tiled_trace(kTileDim, kTileDim),
                                   lesson05::testing::padded_trace(kTileDim, kTileDim)}) {
     for (const kit::TraceEntry& e : trace.entries()) {

@@ -1,8 +1,8 @@
 // Part 3 on the GPU: the hardware counters of your kernels equal the traces built from your
 // layout and coordinates, ragged edges included (lanes past the edge are inactive; warps
-// skip tile rows that do not exist). Then the lesson's point in the counters: the plain tile's full
-// column read costs what the model says for lanes 32 floats apart, the padded tile's 1
-// wavefront, and the row stores 1.
+// skip tile rows that do not exist). Then the lesson's point in the counters: the plain
+// tile's full column read costs what the model says for lanes 32 floats apart, the padded
+// tile's must cost the ideal, and the row stores of both tiles are checked too.
 #include <gtest/gtest.h>
 
 #include <exercise.hpp>

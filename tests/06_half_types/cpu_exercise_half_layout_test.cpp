@@ -23,14 +23,14 @@ using lesson06::testing::tile_keeps_every_element;
 
 TEST(HalfLayout, EveryColumnReadIsOneWavefront) {
   KIT_ASSERT_AT_EXERCISE("HalfTileLayout", tile_keeps_every_element());
-  KIT_EXPECT_AT_EXERCISE("HalfTileLayout", every_column_read_at_ideal());
+  KIT_EXPECT_AT_EXERCISE("kHalfPad", every_column_read_at_ideal());
 }
 
 TEST(HalfLayout, TransposeHalfCostsTheIdealEverywhere) {
   KIT_ASSERT_AT_EXERCISE("HalfTileLayout", tile_keeps_every_element());
   // A full tile's phase 2 reads every column: the same message as EveryColumnReadIsOneWavefront
   // when one is over its ideal.
-  KIT_ASSERT_AT_EXERCISE("HalfTileLayout", every_column_read_at_ideal());
+  KIT_ASSERT_AT_EXERCISE("kHalfPad", every_column_read_at_ideal());
   kit::Trace all;
   for (const auto& [rows, cols] : {std::pair{32, 32}, std::pair{1, 1}, std::pair{31, 33},
                                    std::pair{1000, 777}, std::pair{1, 4097}, std::pair{4097, 1}}) {
@@ -40,7 +40,7 @@ TEST(HalfLayout, TransposeHalfCostsTheIdealEverywhere) {
       all.add(e.op, e.access, e.repeat, shape + e.what);
     }
   }
-  KIT_EXPECT_AT_EXERCISE("HalfTileLayout", kit::at_ideal(all));
+  KIT_EXPECT_AT_EXERCISE("kHalfPad", kit::at_ideal(all));
 }
 
 } // namespace

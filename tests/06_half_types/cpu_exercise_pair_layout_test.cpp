@@ -23,14 +23,14 @@ using lesson06::testing::tile_keeps_every_element;
 
 TEST(PairLayout, EveryPairAccessIsOneWavefront) {
   KIT_ASSERT_AT_EXERCISE("HalfTileLayout", tile_keeps_every_element());
-  KIT_EXPECT_AT_EXERCISE("HalfTileLayout", every_pair_access_at_ideal());
+  KIT_EXPECT_AT_EXERCISE("kHalfPad", every_pair_access_at_ideal());
 }
 
 TEST(PairLayout, Half2KernelCostsTheIdealEverywhere) {
   KIT_ASSERT_AT_EXERCISE("HalfTileLayout", tile_keeps_every_element());
   // A full tile moves in pairs: the same message as EveryPairAccessIsOneWavefront when one of
   // its accesses is misaligned or over its ideal.
-  KIT_ASSERT_AT_EXERCISE("HalfTileLayout", every_pair_access_at_ideal());
+  KIT_ASSERT_AT_EXERCISE("kHalfPad", every_pair_access_at_ideal());
   kit::Trace all;
   for (const auto& [rows, cols] :
        {std::pair{64, 96}, std::pair{62, 34}, std::pair{1000, 778}, std::pair{31, 33}}) {
@@ -40,7 +40,7 @@ TEST(PairLayout, Half2KernelCostsTheIdealEverywhere) {
       all.add(e.op, e.access, e.repeat, shape + e.what);
     }
   }
-  KIT_EXPECT_AT_EXERCISE("HalfTileLayout", kit::at_ideal(all));
+  KIT_EXPECT_AT_EXERCISE("kHalfPad", kit::at_ideal(all));
 }
 
 } // namespace

@@ -99,11 +99,11 @@ inline void expect_kernel_on_cpu(const char* name, HalfMatrixOp op, bool pairs,
     }
     if (conflict_free) {
       if (const auto over = run.first_over_ideal()) {
-        // Which banks the accesses ask is the tile's doing: the failure points there.
+        // Which banks the accesses ask is the tile's doing, its pad: the failure points there.
         failures.add("ideal", shape,
                      std::string(name) + ": every request must cost the ideal: " + *over +
                          over_ideal_hint(*over),
-                     KIT_EXERCISE_PLACE("HalfTileLayout"));
+                     KIT_EXERCISE_PLACE("kHalfPad"));
       }
     }
   }

@@ -1,5 +1,5 @@
-// The demos on the GPU: the counters read exactly what the bank model says (half stride 1
-// and 2: 1 wavefront; the half column: 16; the float column and half stride 64: 32).
+// The demos on the GPU: the counters read exactly what the bank model says for each demo,
+// half and float.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

@@ -1,6 +1,5 @@
 // transpose_half on the GPU: the counters equal the trace built from the tile layout and the
-// kernel's geometry, whatever padding you pick (the starter's 16-way column read included),
-// ragged edges included.
+// kernel's geometry, whatever padding you pick (the starter's too), ragged edges included.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

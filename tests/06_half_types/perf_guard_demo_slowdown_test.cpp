@@ -1,6 +1,6 @@
 // The demos timed in a saturating launch, each against its stride-1 baseline in the same run:
-// the slowdown lands in the kit's band around the model's ratio (16 for the half column,
-// 32 for the float column and half stride 64, 1 for half stride 2).
+// the slowdown lands in the kit's band around the model's ratio (the half column, the float
+// column, half stride 64 and half stride 2).
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

@@ -1,7 +1,7 @@
-// Part 2 on the CPU: every float4 load of your tile costs its ideal (one wavefront per phase), your
-// phase prediction matches, and score_rows4 is as cheap as its twin at full and ragged sizes;
-// the costs with a tile that keeps every element where the kernel reads it (a layout that
-// loses data scores nothing, however cheap).
+// Part 2 on the CPU: every float4 load of your tile costs its ideal, your phase prediction
+// matches, and score_rows4 is as cheap as its twin at full and ragged sizes; the costs with a
+// tile that keeps every element where the kernel reads it (a layout that loses data scores
+// nothing, however cheap).
 #include <gtest/gtest.h>
 
 #include <string>

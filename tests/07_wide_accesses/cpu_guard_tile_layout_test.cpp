@@ -1,8 +1,8 @@
-// The tile layout must lose no value: TileLayout maps the block's tile (kTileRows x kTileDim)
-// one-to-one into the kTileCapacity floats reserved for it; and the staging stores, which
-// write tile rows 4 bytes a lane, stay conflict-free (the starter's layout already does both;
-// keep it so); every float4 load is 16-byte aligned. The twin's layout is aligned and at its
-// ideal.
+// The tile layout must lose no value: TileLayout must map the block's tile (kTileRows x
+// kTileDim) one-to-one into the kTileCapacity floats reserved for it; the staging stores,
+// which write tile rows 4 bytes a lane, must cost their ideal; and every float4 load must be
+// 16-byte aligned. Keep all three true as you change the layout. The twin's layout is aligned
+// and at its ideal.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -3,7 +3,7 @@
 // float2 or float4 column read aligned and at its ideal, against the banks each of its phases
 // meets, counted here from the words (the rule behind the verdicts is the lesson's to find;
 // its answers state it); the 32 x 32 tile written by 8-byte row stores and read by 4-byte
-// columns, at every pitch; loads and stores of shared addresses, merged or not.
+// columns, at every pitch; loads and stores of shared addresses, each against its ideal.
 #include <gtest/gtest.h>
 
 #include <utility>
@@ -35,7 +35,7 @@ TEST(WideRules, FiveHundredTwelveBytesAtEachWidth) {
 
 // Whether every phase of wide_column_demo<Vec, Pitch>() (kWarpSize / Vec lanes; lane l
 // touches words Pitch l ... Pitch l + Vec - 1) meets each bank once, counted from the words
-// without the model: a phase touches 32 words, so it then takes one wavefront.
+// without the model (a phase touches 32 words: Vec from each of its lanes).
 template <int Vec, int Pitch>
 bool every_phase_meets_every_bank_once() {
   constexpr int lanes_per_phase = kit::kWarpSize / Vec;
@@ -98,11 +98,11 @@ int pitches_serving_the_limit_tile(std::integer_sequence<int, Pitches...>) {
 }
 
 TEST(WideRules, NoPaddingServesRowStoresOfFloat2AndColumnReads) {
-  // Pitch 33: the columns are conflict-free, the row stores misaligned.
+  // Pitch 33: the column reads as the model prices them, the row stores misaligned.
   EXPECT_EQ(kit::wavefronts(lesson07::limit_column_read_demo<33>().access), 1);
   EXPECT_EQ(kit::analyze(lesson07::limit_row_store_demo<33>().access, SharedOp::store).error,
             kit::ModelError::misaligned);
-  // Pitch 34: the row stores at their ideal, the columns 2-way.
+  // Pitch 34: the row stores at their ideal, the column reads as the model prices them.
   const kit::BankReport store =
       kit::analyze(lesson07::limit_row_store_demo<34>().access, SharedOp::store);
   EXPECT_EQ(store.wavefronts, store.ideal);

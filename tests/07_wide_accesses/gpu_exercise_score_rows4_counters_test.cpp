@@ -1,6 +1,7 @@
-// Part 2 on the GPU: the counters read every load and store of score_rows4 at its ideal:
-// 4 wavefronts per tile float4 load, 2 per feature float4 load (one address: two merged
-// phases), 1 per 4-byte store. Skips where the 16-byte rules are not verified (sm_90 only).
+// Part 2 on the GPU: the counters read every load and store of score_rows4 at the ideal the
+// bank model gives it: the tile float4 loads, the feature float4 loads (one address for every
+// lane) and the 4-byte staging stores. Skips where the 16-byte rules are not verified (sm_90
+// only).
 #include <gtest/gtest.h>
 
 #include <string>

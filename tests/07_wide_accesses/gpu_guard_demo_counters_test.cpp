@@ -1,6 +1,6 @@
 // The demos on the GPU: the counters read exactly what the bank model says, requests
 // included: the same 512 bytes in 4, 2 or 1 requests; the phases of float2 and float4
-// strides; the lane^1 merge of loads, and stores without it; wide column reads at the
+// strides; loads and stores of shared addresses; wide column reads at the
 // pitches of the lesson; the 32 x 32 tile's float2 row stores and float column reads. The
 // 8- and 16-byte rules were read on sm_90 only: elsewhere those demos skip, with the reason,
 // and the 4-byte column reads still run.

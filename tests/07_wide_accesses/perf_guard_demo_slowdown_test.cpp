@@ -1,10 +1,9 @@
 // The demos timed, each against its baseline in one saturating run, held to the band around
-// the model's ratio: a float2 and a float4 request against a float request (2x, 4x: the same
-// time per byte); a float4 broadcast against float4 stride 1 (0.5x: it takes what its
-// wavefronts say); a float4 column of a 32-float-pitch tile against float4 stride 1 (8x); and
-// the 32 x 32 tile's column read at pitch 34 against a row (2x: the conflict no padding
-// removes). Wide patterns skip where the 8- and 16-byte rules are not verified (sm_90 only);
-// the 4-byte column read runs on every GPU.
+// the model's ratio: a float2 and a float4 request against a float request; a float4
+// broadcast against float4 stride 1; a float4 column of a 32-float-pitch tile against float4
+// stride 1; and the 32 x 32 tile's column read at pitch 34 against a row. Wide patterns skip
+// where the 8- and 16-byte rules are not verified (sm_90 only); the 4-byte column read runs
+// on every GPU.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

@@ -1,9 +1,8 @@
-// score_rows4 timed against its conflict-free twin (the same kernel with the tile padded by
-// one float4: same block, same shared buffer, same occupancy): the slowdown is the one the
-// model predicts from the two traces, whatever the layout (about 6x for the starter, 1x once
-// it is conflict-free); where other work sets the kernel's time, one tile of its shared-memory
-// accesses replayed alone shows the model's ratio instead. Skips where the 16-byte rules are
-// not verified (sm_90 only).
+// score_rows4 timed against its twin (twin.hpp: the same kernel with a padded tile: same
+// block, same shared buffer, same occupancy): the slowdown lands in the band around the
+// model's ratio of the two traces, whatever the layout; where other work sets the kernel's
+// time, one tile of its shared-memory accesses replayed alone shows the model's ratio
+// instead. Skips where the 16-byte rules are not verified (sm_90 only).
 #include <gtest/gtest.h>
 
 #include "kit/testing.hpp"

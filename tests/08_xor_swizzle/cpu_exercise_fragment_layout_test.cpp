@@ -1,6 +1,6 @@
-// Part 3 on the CPU: every ldmatrix.x4 of your fragment tile costs its ideal 4 wavefronts, in
-// a tile that keeps every element in whole 16-byte chunks (a layout that loses data scores
-// nothing, however cheap).
+// Part 3 on the CPU: every ldmatrix.x4 of your fragment tile costs its ideal, in a tile that
+// keeps every element in whole 16-byte chunks (a layout that loses data scores nothing,
+// however cheap).
 #include <gtest/gtest.h>
 
 #include <optional>

@@ -67,7 +67,8 @@ TEST(Swizzle, ModelCostsOfTheDemos) {
     const kit::Pattern p = lesson08::pair_store_demo<lesson08::PairSwizzledTile>("pair", r0);
     EXPECT_EQ(kit::wavefronts(p.access, kit::SharedOp::store), 2) << p.name;
   }
-  // The lesson's ladder: chunk XOR, pair XOR, padding by 2, each worse than 1.
+  // The lesson's ladder: the chunk XOR's column read against the pair XOR's, and the pair
+  // XOR's against padding by 2.
   EXPECT_GT(kit::wavefronts(lesson08::chunk_column_demo().access),
             kit::wavefronts(lesson08::pair_column_demo().access));
   EXPECT_EQ(kit::wavefronts(lesson08::pair_column_demo().access),

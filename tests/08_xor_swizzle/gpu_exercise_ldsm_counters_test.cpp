@@ -1,5 +1,5 @@
 // Part 3 on the GPU: the ldmatrix counters read every ldmatrix.x4 of load_fragments at its
-// ideal, 4 wavefronts, and exactly the model's count.
+// ideal, and exactly the model's count.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

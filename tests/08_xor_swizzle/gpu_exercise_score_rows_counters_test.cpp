@@ -1,6 +1,6 @@
-// Part 2 on the GPU: the counters read every load and store of score_rows at its ideal:
-// column reads 1 wavefront, pair stores 2. Where the 8-byte rule was not verified (not sm_90),
-// the 4-byte loads alone: the column reads at 1 wavefront.
+// Part 2 on the GPU: the counters read every load and store of score_rows at its ideal: the
+// column reads and the pair stores. Where the 8-byte rule was not verified (not sm_90), the
+// 4-byte loads alone: the column reads at their ideal.
 #include <gtest/gtest.h>
 
 #include <exercise.hpp>

@@ -1,5 +1,6 @@
 // The demos' column reads timed against a row read in one saturating run: the 16-byte-chunk
-// swizzle about 4x, the pair swizzle and the 34-float pitch about 2x (the model's ratios).
+// swizzle, the pair swizzle and the 34-float pitch, each in the kit's band around the model's
+// ratio.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

@@ -1,8 +1,8 @@
 // score_rows timed against its padded twin (the same kernel with rows 34 floats apart: same
 // block, same shared buffer, same occupancy). While the tile has conflicts the shared-memory
-// pipe sets the kernel's time and the ratio is the model's (about 10x for the starter's plain
-// tile); once every access is at its ideal, the pipe no longer does (README: the XOR's
-// instructions take the time it freed), and the kernel must simply be no slower than the twin.
+// pipe sets the kernel's time and the ratio is the model's; once every access is at its ideal,
+// the pipe no longer does (README: the XOR's instructions take the time it freed), and the
+// kernel must simply be no slower than the twin.
 #include <gtest/gtest.h>
 
 #include "kit/bands.hpp"

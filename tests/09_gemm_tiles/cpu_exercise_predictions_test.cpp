@@ -22,7 +22,7 @@ TEST(Predictions, BlockedScalarRead) {
 TEST(Predictions, BlockedScalarReadThirtyTwoWide) {
   KIT_EXPECT_PREDICTION(kPredictedBlockedWideScalar,
                         kit::wavefronts(b_scalar_read_32_wide_demo().access),
-                        "32 column threads, lane l reads word 8 l + j: which lanes share a "
+                        "32 column threads, lane l reads word 4 l + j: which lanes share a "
                         "bank, and with how many different words?");
 }
 

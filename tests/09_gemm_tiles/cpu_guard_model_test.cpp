@@ -39,14 +39,15 @@ TEST(Model, FragmentReadsOfTheFamily) {
                                 a_column_read_demo(),
                                 a_transposed_read_demo(),
                                 a_transposing_store_demo()};
-  // Blocked columns conflict, scalar or float4; strided and strided-by-four reach the ideal.
+  // Each B read against its ideal: the blocked assignment's, scalar and float4, and the
+  // twins' (strided, strided by four).
   EXPECT_GT(wavefronts(reads[0]), ideal(reads[0]));
   EXPECT_EQ(wavefronts(reads[1]), ideal(reads[1]));
   EXPECT_GT(wavefronts(reads[2]), ideal(reads[2]));
   EXPECT_EQ(wavefronts(reads[3]), ideal(reads[3]));
-  // The seed's A read conflicts; the transposed float4 read (two addresses, each shared by a
-  // half-warp: the lane^1 merge leaves two phases) reaches its ideal, two wavefronts below an
-  // unmerged float4's four; the transposing store conflicts.
+  // The seed's A read, the transposed float4 read (two addresses, each shared by a half-warp)
+  // and the transposing store, each against its ideal; the transposed read's cost against the
+  // phases of a float4 read.
   EXPECT_GT(wavefronts(reads[4]), ideal(reads[4]));
   EXPECT_EQ(wavefronts(reads[5]), ideal(reads[5]));
   EXPECT_LT(wavefronts(reads[5]), kit::kWarpSize / kit::detail::base_lanes_per_phase(16));
@@ -63,10 +64,10 @@ TEST(Model, StridedByFourLoadsNeverAboveTheirIdeal) {
   }
 }
 
-// "A_shared has a width of 32, so each element of the segment will be in the same bank, so
-// there is no bank conflict": a conflict is between the lanes of one instruction. The seed's
-// A read, in this kernel's warp of 16 column threads x 2 row threads and in a warp of one row
-// thread (32 column threads).
+// The seed's claim that a width-32 A_shared puts the whole segment in one bank, so that its
+// read cannot conflict: a conflict is between the lanes of one instruction. The seed's A read,
+// in this kernel's warp of 16 column threads x 2 row threads and in a warp of one row thread
+// (32 column threads).
 TEST(SeedClaims, ColumnSegmentOfAWidth32Tile) {
   const auto seed_a = [](int threads_x) { // As[4 ty + i][k] with rows of 32 floats, i = k = 0
     return kit::offset_pattern("seed A", sizeof(float), [=](unsigned lane) {
@@ -77,11 +78,12 @@ TEST(SeedClaims, ColumnSegmentOfAWidth32Tile) {
   EXPECT_EQ(wavefronts(seed_a(kit::kWarpSize)), 1) << "32 x 1 warp";
 }
 
-// "While a thread reads a row segment with a length of 8 from B_shared, it spans over 8 banks
-// and therefore will conflict with other 7 threads": the blocked read, in a warp of 32 column
-// threads and in this kernel's 16.
+// The seed's claim that a thread reading a row segment of 8 from B_shared spans 8 banks and so
+// conflicts with the threads beside it: the blocked read, in a warp of 32 column threads and
+// in this kernel's 16, against the segment's length.
 TEST(SeedClaims, BlockedRowSegmentOfEight) {
-  EXPECT_EQ(wavefronts(b_scalar_read_32_wide_demo()), kFragN);
+  const auto blocked = [](int t) { return Blocked::col(t, 0); };
+  EXPECT_EQ(wavefronts(row_read("blocked, 32 wide", kit::kWarpSize, blocked)), kFragN);
   EXPECT_LT(wavefronts(b_scalar_read_demo<Blocked>("blocked")), kFragN);
 }
 
@@ -95,11 +97,12 @@ TEST(SeedClaims, StrideEightThreadsIAndIPlusEight) {
 }
 
 // "To fully eliminate the bank conflict, we need to increase blockDim.x to 32": the strided
-// assignment with this kernel's 16 column threads, and the blocked one with 32 against 16.
+// assignment with this kernel's 16 column threads against its ideal, and the blocked one with
+// 32 column threads (b_scalar_read_32_wide_demo) against its own.
 TEST(SeedClaims, BlockDimXOfThirtyTwo) {
   EXPECT_EQ(wavefronts(b_scalar_read_demo<Strided>("strided")), 1);
-  EXPECT_GT(wavefronts(b_scalar_read_32_wide_demo()),
-            wavefronts(b_scalar_read_demo<Blocked>("blocked")));
+  const kit::Pattern wide = b_scalar_read_32_wide_demo();
+  EXPECT_GT(wavefronts(wide), ideal(wide));
 }
 
 } // namespace

@@ -71,7 +71,7 @@ TEST(CublasShare, StridedByFourReachesTheStretchGoal) {
   LESSON09_REQUIRE_CUBLAS();
   // The lesson's stretch goal, 0.7 of cuBLAS, on the architecture where it was measured.
   expect_share_of_cublas(variant("gemm_strided_by_four"), {{90, 0.7}},
-                         ". Its fragment reads are conflict-free: is the GPU shared?");
+                         ". Its fragment reads cost their ideal: is the GPU shared?");
 }
 
 } // namespace

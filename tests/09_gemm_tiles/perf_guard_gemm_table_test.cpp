@@ -1,7 +1,7 @@
 // The lesson's table: every kernel of the family beside cuBLAS SGEMM in one run, at 4096^3
 // and at a ragged size: its answer against cuBLAS's (asserted), the wavefronts of its fragment
 // reads (the model's, and the counters' in the pattern microbenchmark), its GFLOP/s and its
-// share of cuBLAS's; and the gains of the conflict-free kernels over the blocked ones, the
+// share of cuBLAS's; and the gains of the strided twins over the blocked kernels, the
 // median of 10 runs. With LESSON09_MEASUREMENTS_OUT=<folder> it writes gemm_tiles.csv and
 // gemm_gain.csv there (docs/measurements/ on the reference GPU).
 #include <gtest/gtest.h>

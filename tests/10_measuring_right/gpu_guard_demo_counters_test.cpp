@@ -1,6 +1,7 @@
 // The demos on the GPU, counted: the probe kernels and the four setups issue exactly the
 // requests and wavefronts their traces say. The setups' small ratios (perf_guard_setups_test)
-// are not the hardware doing less work: the counters show the full 2 and 32 wavefronts.
+// are not the hardware doing less work: the counters show every wavefront the model gives
+// each stride.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,7 +1,7 @@
 // The lesson's facts from the model (no GPU needed): demo.hpp's layouts are the TMA's rule,
-// the rule is CuTe's Swizzle<B, 4, 3> on byte offsets, every swizzle mode reads its box's
-// chunk columns at the ideal where no swizzle does not, and a 4-byte column read stays 4-way
-// under every mode.
+// the rule is CuTe's Swizzle<B, 4, 3> on byte offsets, the chunk columns of every mode's box
+// against the ideal of a 16-byte request (and no swizzle's boxes against each other), and a
+// 4-byte column read under every swizzle mode, held to what the box's geometry gives.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>
@@ -60,7 +60,7 @@ TEST(Modes, RuleIsCuteSwizzleOnByteOffsets) {
 TEST(Modes, ChunkReadsOfEveryMode) {
   using lesson11::Config;
   using lesson11::testing::model_wavefronts_per_request;
-  // The ideal of a 16-byte request (one wavefront per quarter-warp phase), from the model.
+  // The ideal of a 16-byte request, from the model.
   const double ideal =
       lesson11::testing::copy_trace(Config::b32, lesson11::kBoxRows, lesson11::kBox32Cols)
           .ideal()
@@ -83,8 +83,8 @@ TEST(Modes, FloatColumnUnderEverySwizzle) {
         float_column_read("64B", TmaLayout<SwizzleMode::b64, lesson11::kBox64Cols>{}, col).access);
     const int w128 =
         kit::wavefronts(float_column_read("128B", lesson11::testing::Tma128Layout{}, col).access);
-    // 32 rows over the 8 chunk positions a swizzle can choose from (the 8 chunks of 128
-    // bytes): 4 rows on each bank.
+    // A swizzle moves whole 16-byte chunks, among the chunk positions of 128 bytes: the box's
+    // rows spread evenly over the banks those positions give a float.
     const int rows_per_bank =
         lesson11::kBoxRows / (kit::kNumBanks * kit::kBankBytes / lesson11::kChunkBytes);
     EXPECT_EQ(w32, rows_per_bank) << "float " << col;

@@ -1,5 +1,5 @@
 // Part 2 on the GPU, counters: copy_tiles in the 128B mode through your Read128Layout reads
-// every chunk at the ideal of a 16-byte request (4 wavefronts: one per quarter-warp phase).
+// every chunk at the ideal of a 16-byte request.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

@@ -1,7 +1,6 @@
 // Counters of every configuration's kernels equal the model of their traces: the read
 // pattern of each mode costs what the bank model says, and the TMA's writes read as no
-// store requests at all. A 4-byte column read of every mode's box costs what the model says:
-// 4-way, whatever the mode.
+// store requests at all. A 4-byte column read of every mode's box costs what the model says.
 #include <gtest/gtest.h>
 
 #include <demo.hpp>

@@ -110,7 +110,7 @@ RATIO_IN_A_COMMENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?x(?![\w])")
 COST_IN_A_NAME = re.compile(
     r"(?:One|Two|Three|Four|Eight|Sixteen|ThirtyTwo|\d+)(?:Way|Wavefronts?)\b|TwiceAsSlow"
     r"|AsFastAs(?!TheConflictFreeTwin)|IsOneWavefront|CostsOne|(?<=[a-z])ConflictFree\b"
-    r"|IsABroadcast|AtTheIdeal|CostsWhat")
+    r"|IsABroadcast|AtThe(?:ir)?Ideal|CostsWhat")
 
 
 # ------------------------------------------------------------------------------------------
