@@ -13,17 +13,16 @@ TEST(Shapes, JaggedAgainstThePlainStrideFromOffset1) {
   for (int offset = 1; offset <= 64; ++offset) {
     EXPECT_EQ(kit::wavefronts(lesson10::testing::jagged_shape(offset).access),
               kit::wavefronts(lesson10::testing::plain_shape(offset).access))
-        << "offset " << offset << ": 32 l adds a whole row of banks to lane l's word, so the "
-        << "bank of l * offset + 32 l is the bank of l * offset";
+        << "offset " << offset << ": the jagged shape against the plain stride";
   }
 }
 
 TEST(Shapes, OffsetZeroOfBothShapes) {
   const kit::BankReport plain = kit::analyze(lesson10::testing::plain_shape(0).access);
-  EXPECT_EQ(plain.wavefronts, plain.ideal) << "offset 0 of the plain shape: every lane word 0";
+  EXPECT_EQ(plain.wavefronts, plain.ideal) << "offset 0 of the plain shape";
   EXPECT_EQ(kit::wavefronts(lesson10::testing::jagged_shape(0).access),
             kit::wavefronts(lesson10::testing::plain_shape(kit::kNumBanks).access))
-      << "offset 0 of the jagged shape is word 32 l: the plain stride 32";
+      << "offset 0 of the jagged shape against the plain stride of one row of banks";
 }
 
 TEST(Shapes, ProbeTraceCountsEveryRead) {

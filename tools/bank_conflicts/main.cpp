@@ -6,7 +6,7 @@
 //   bank-conflicts --type float --sweep 0:33
 //   bank-conflicts --type half --strides 1,2,32,64 --csv
 //   bank-conflicts --type float --offsets 0,132,264,...   (32 byte offsets: one custom row)
-//   bank-conflicts --type float --index 'l*s + 32*l' --sweep 0:33   (your own pattern: lane l
+//   bank-conflicts --type float --index '(l%4)*s + l/4' --sweep 0:33   (your own pattern: lane l
 //                  reads element EXPR, one row per value of s)
 //
 // Without a GPU (or with counters refused) the measured columns stay empty and the output
@@ -47,8 +47,8 @@ constexpr const char* kUsage =
     "[--no-timing] [--no-counters]\n"
     "Strides are in elements; --sweep includes both ends; --offsets are the 32 lanes' byte\n"
     "offsets (one custom row). --index EXPR: lane l reads element EXPR, an expression in l and\n"
-    "s (bank-map's syntax) with s the stride's value: --index 'l*s + 32*l' --sweep 0:33 sweeps\n"
-    "the jagged shape. Prints model wavefronts per request, counter wavefronts per\n"
+    "s (bank-map's syntax) with s the stride's value, e.g. --index '(l%4)*s + l/4' --sweep 0:33.\n"
+    "Prints model wavefronts per request, counter wavefronts per\n"
     "request and the slowdown against stride 1 measured in a saturating launch (the median of\n"
     "three passes over the rows).\n";
 

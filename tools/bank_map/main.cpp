@@ -1,9 +1,9 @@
 // bank-map: draw one warp-wide shared-memory request as the bank model sees it: which bank and
 // word each lane uses, in which phase and wavefront, as text, JSON or an SVG picture.
 //
-//   bank-map --type float --stride 2
+//   bank-map --type float --stride 5
 //   bank-map --type float --index '(l%8)*32 + l/8' --json
-//   bank-map --type half --layout 32x33 --column 1 --svg half_column.svg
+//   bank-map --type half --layout 32x40 --column 3 --svg half_column.svg
 //
 // Bad input: a one-line error and exit status 2.
 #include <cstdio>

@@ -22,7 +22,7 @@ const char* const kUsage =
     "  --type NAME       the element type, for its size (u8 1, half 2, float 4, double 8,\n"
     "                    float4 16); float when neither --type nor --width is given\n"
     "  --width BYTES     bytes per lane: 1, 2, 4, 8 or 16\n"
-    "  --index EXPR      lane l accesses element EXPR, e.g. '33*l' or '(l%8)*32 + l/8':\n"
+    "  --index EXPR      lane l accesses element EXPR, e.g. '5*l + 2' or '(l%8)*32 + l/8':\n"
     "                    integers, l, + - * / % << >> & ^ | ~, ( ), min(a,b), max(a,b), with\n"
     "                    C's precedence and integer division; quote it for the shell\n"
     "  --layout ROWSxPITCH\n"
@@ -95,7 +95,7 @@ int type_width(const std::string& name) {
   throw UsageError("--type: unknown type '" + name + "' (float, half, double, float4, u8)");
 }
 
-/// "--index '33*l': ": the start of an --index error, on one line whatever the expression holds.
+/// "--index '5*l': ": the start of an --index error, on one line whatever the expression holds.
 std::string index_error(const std::string& text) {
   std::string shown = text;
   for (char& c : shown) {

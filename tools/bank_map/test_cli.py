@@ -314,9 +314,10 @@ class Layouts(unittest.TestCase):
                                           str(column), "--swizzle", f"{b},{m},{s}")
                     self.assertEqual(got, [4 * swizzle(32 * l + column, b, m, s)
                                            for l in range(32)])
-        # Swizzle<5,0,5> on a 32 x 32 float tile: every column meets 32 banks.
-        self.assertEqual(model_json("--type", "float", "--layout", "32x32", "--column", "9",
-                                    "--swizzle", "5,0,5")["wavefronts"], 1)
+        # Swizzle<5,0,6> on a 32 x 64 float tile (the row's 5 bits into the column's): every
+        # column of the first 32 meets 32 banks.
+        self.assertEqual(model_json("--type", "float", "--layout", "32x64", "--column", "9",
+                                    "--swizzle", "5,0,6")["wavefronts"], 1)
         self.assertEqual(model_json("--type", "float", "--layout", "32x32", "--column", "0",
                                     "--swizzle", "5,0,5")["title"],
                          "float load, column 0 of a 32x32 tile, swizzle 5,0,5")

@@ -21,8 +21,7 @@
 ///    lane 31 active only when every active lane of the half has its partner l^1 active on the
 ///    same address, or every one has its partner l^2 so. Quarters of different half-warps
 ///    never share a wavefront.
-/// 4. Stores follow rules 1 to 3 without the load-only merges: an 8-byte broadcast store costs
-///    2 wavefronts, a 16-byte one 4.
+/// 4. Stores follow rules 1 to 3 without the load-only merges.
 /// 5. ldmatrix (SASS LDSM, kit/ldmatrix.hpp): one phase per 8 x 8 matrix, lanes 8 i to
 ///    8 i + 7 giving its 16-byte rows, each costed as in rule 1, then summed (ideal: the number
 ///    of matrices, 1, 2 or 4). No merges: lane pairs, half-warps or the whole warp on one row
@@ -31,12 +30,11 @@
 ///
 /// Inactive lanes (a partial warp, a branch) take no part; a phase with no active lane costs
 /// nothing. A request's ideal is the fewest wavefronts its active lanes could take: one per
-/// phase left after the merges their mask and sharing allow were they conflict-free (an
-/// 8-byte broadcast load: 1; a 16-byte one: 2; lanes 0 and 8 of a 16-byte load: 1). For the
-/// full-warp loads of the course's measurements the load bank-conflict counter reads the
-/// wavefronts beyond it; for a partial wide load it subtracts an ideal of its own. An address
-/// that is not a multiple of the access width is an error, as on the GPU (a misaligned shared
-/// access faults).
+/// phase left after the merges their mask and sharing allow were they conflict-free (lanes 0
+/// and 8 of a 16-byte load: 1). For the full-warp loads of the course's measurements the load
+/// bank-conflict counter reads the wavefronts beyond it; for a partial wide load it subtracts
+/// an ideal of its own. An address that is not a multiple of the access width is an error, as
+/// on the GPU (a misaligned shared access faults).
 ///
 /// Rules 2 and 3 were fitted on 33,048 single-instruction patterns measured with the counters
 /// of an H100 and agree with every one, and with 20,000 fresh random draws measured after

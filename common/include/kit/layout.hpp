@@ -50,7 +50,6 @@ using LaneCoord = std::optional<Coord>;
 ///     Pitch == Cols (plain)                  Pitch == Cols + 1 (padded by one element)
 ///     row 0: offsets  0  1 ... 31            row 0: offsets  0  1 ... 31  [32]
 ///     row 1: offsets 32 33 ... 63            row 1: offsets 33 34 ... 64  [65]
-///     column 0 (4-byte T): banks 0, 0, ...   column 0 (4-byte T): banks 0, 1, 2, ...
 template <class T, int Rows, int Cols, int Pitch = Cols>
 struct Pitched {
   static_assert(Rows > 0 && Cols > 0, "a tile has at least one row and one column");
@@ -205,7 +204,7 @@ inline std::string describe(const Collision& c, int capacity, const std::string&
 ///
 ///     banks of a 64 x 32 layout, 4-byte elements (rows 0-2 of 64)
 ///       row  0:  0  1  2  3  4 ... 31
-///       row  1:  0  1  2  3  4 ... 31      a column of one bank: a 32-way conflict
+///       row  1:  0  1  2  3  4 ... 31      (a column reads down one of these)
 ///       row  2:  0  1  2  3  4 ... 31
 /// @param layout The layout.
 /// @param rows Rows drawn, from row 0 (all of them unless given).

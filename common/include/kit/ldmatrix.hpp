@@ -16,7 +16,7 @@
 ///   - `smsp__sass_inst_executed_op_ldsm`: one per warp-wide ldmatrix (the requests);
 ///   - `smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm`: their wavefronts;
 ///   - `smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm`: wavefronts minus N
-///     per request (rows 128 bytes apart, 4 x4 requests: 128 wavefronts, 112 conflicts);
+///     per request, N the matrices of the request (an x4 ldmatrix: wavefronts minus 4);
 ///   - `smsp__sass_inst_executed_op_shared_ld` and
 ///     `smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld` do NOT count LDSM (they
 ///     read 0 for a kernel of ldmatrix alone): the shared-memory session's load counts stay

@@ -24,7 +24,6 @@ line), 2 for bad usage.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import re
 import sys
@@ -38,7 +37,7 @@ from course.model.course_model import CourseError, ROOT, find_lessons
 from course.model.manifest import MANIFEST, manifest_json
 from course.model.site_manifests import MEASURED_MANIFEST, PICTURES_MANIFEST, manifest_lines
 from course.model.starters import FIRST_TAG, git
-from course.model.student_repo import left_out, student_presets
+from course.model.student_repo import left_out, student_manifest, student_presets
 
 #: The branch of the student repository (docs/instructors.md, section 1, pushes it).
 BRANCH = "main"
@@ -178,8 +177,7 @@ def leave_out_answer_figures(out: Path) -> List[str]:
         doc.write_text(text, encoding="utf-8")
     for lesson in lessons:
         m = lesson.manifest
-        stripped = dataclasses.replace(
-            m, measured=(), pictures=tuple(p for p in m.pictures if not p.svg.startswith("solutions/")))
+        stripped = student_manifest(m)
         if stripped != m:
             (lesson.dir / MANIFEST).write_text(manifest_json(stripped), encoding="utf-8")
     return [f"left out the course's measured figures ({len(gone)} files of {MEASUREMENTS}/, and "

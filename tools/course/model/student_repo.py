@@ -4,16 +4,30 @@ suite grades against the same view of the course). Standard library only."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+
+from course.model.manifest import Manifest
 
 #: Left out: the solutions, the course's own CI, the instructor's class grading workflow (it runs
 #: from the instructor's repository, never from one a student can edit), the maintainers' command
 #: and its rooms (ci/: the student repository is made there; authoring/ and the lesson template),
-#: and the tools' own tests: a student runs the lessons' tests, and the tools' hold recorded
-#: test output (fixtures/) whose measured lines give the demos' costs, Part 1's answers.
+#: and the course's own tests of its tools and kit: a student runs the lessons' tests, and those
+#: hold the lessons' answers as their examples (the tools' recorded test output, whose measured
+#: lines give the demos' costs; the kit's swizzle tests, lesson 08's swizzles).
 LEFT_OUT = ("solutions", ".ci", ".github/workflows/ci.yml", ".github/workflows/grade-class.yml",
             "course-admin", "tools/course/ci",
-            "tools/course/authoring", "tools/course/templates/lesson", "tools/course/tests")
+            "tools/course/authoring", "tools/course/templates/lesson", "tools/course/tests",
+            "tests/common")
+
+
+def student_manifest(m: Manifest) -> Manifest:
+    """A lesson's manifest as the student repository holds it: without the measured blocks and
+    the answers' pictures (under solutions/, which it leaves out, their titles the answers),
+    and without the answers check's exceptions (whose reasons name answers)."""
+    return dataclasses.replace(
+        m, measured=(), answer_exceptions=(),
+        pictures=tuple(p for p in m.pictures if not p.svg.startswith("solutions/")))
 
 
 def left_out(path: str) -> bool:

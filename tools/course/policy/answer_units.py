@@ -2,14 +2,14 @@
 
 The answers of a lesson are what `solutions/NN_topic/exercise.*` changes from the starter
 `lessons/NN_topic/exercise.*`, compared as C++ tokens with comments and preprocessor lines
-dropped and namespace qualifiers removed (`kit::Swizzle<3, 3, 3>` and `Swizzle<3,3,3>` are the
+dropped and namespace qualifiers removed (`kit::Swizzle<2, 1, 4>` and `Swizzle<2,1,4>` are the
 same answer). Each answer is a *unit*:
 
 - a **value**: the right-hand side of a declaration or assignment, a type alias's type, or a
   returned expression, of every statement the solution changes (in an `exercise.cu`, only
   outside function bodies: a kernel's statements are the steps its task spells out);
 - a **part** of a value: a run of tokens the solution inserts or replaces inside it, trimmed
-  to a balanced phrase (`Swizzle<3, 3, 3>` inside `Swizzled<FragmentRows, Swizzle<3, 3, 3>>`);
+  to a balanced phrase (`Swizzle<2, 1, 4>` inside `Swizzled<SomeRows, Swizzle<2, 1, 4>>`);
 - a **body**: a changed function body of two statements or more, whole.
 
 A unit counts only above a minimum size (`MIN_TOKENS` tokens, `MIN_WORDS` of them names or
@@ -75,9 +75,9 @@ class Unit:
     origin: str  # the declaration or function it belongs to, e.g. "kTilePitch"
     line: int  # its line in the solution file
     #: The parameters of the function around it that it reads: in a text, any name stands for
-    #: each (`tx + 16 j` is `t + kThreadsX * j` with t and j named otherwise).
+    #: each (`r + 8 c` is `row + kRows * col` with row and col named otherwise).
     params: Tuple[str, ...] = ()
-    #: The unit with the lesson's named constants as their values (`t + 16 * j`), or ().
+    #: The unit with the lesson's named constants as their values (`row + 8 * col`), or ().
     valued: Tuple[str, ...] = ()
 
     @property
@@ -86,7 +86,7 @@ class Unit:
 
 
 def join(tokens: Sequence[str]) -> str:
-    """Tokens as one readable line: `kTileDim + kVec`, `Swizzle<3, 2, 3>`."""
+    """Tokens as one readable line: `kRowDim + kExtra`, `Swizzle<2, 1, 4>`."""
     out: List[str] = []
     for i, t in enumerate(tokens):
         prev = tokens[i - 1] if i else ""
@@ -183,7 +183,7 @@ def view_tokens(path: Path, text: str) -> List[Token]:
 
 
 def _unmarked(text: str) -> str:
-    """Markdown's code and emphasis marks on names dropped (`kPad`, **kPad**, *t* + 16 *j*;
+    """Markdown's code and emphasis marks on names dropped (`kPad`, **kPad**, *r* + 8 *c*;
     not the product signs of `4*t*2`)."""
     text = text.replace("`", " ").replace("**", " ")
     return _EMPHASIS.sub(r" \1 ", text)
@@ -386,6 +386,8 @@ def answer_units(starter: str, solution: str, kernel_file: bool = False,
             return
         seen.add(key)
         valued = tuple(str(constants[t]) if t in constants else t for t in key)
+        if not any(_NAME.match(t) for t in valued):
+            valued = key  # `32 + 1` alone: any sum in a text would stand for it
         params = tuple(p for p in params if p in key)
         fixed = [t for t in key if t not in params]
         if sum(1 for t in fixed if _WORD.match(t)) < MIN_WORDS and len("".join(fixed)) < MIN_CHARS:
@@ -457,7 +459,8 @@ def _stands_at(texts: Sequence[str], i: int, form: Sequence[str], params: Sequen
             return False
         got = texts[k]
         if want in params:
-            if (not _NAME.match(got) or names.setdefault(want, got) != got
+            if (not _NAME.match(got) or got.lower() in _WORDS
+                    or names.setdefault(want, got) != got
                     or any(v == got for p, v in names.items() if p != want)):
                 return False
         elif got != want:
@@ -467,6 +470,9 @@ def _stands_at(texts: Sequence[str], i: int, form: Sequence[str], params: Sequen
 
 
 _NUMBER = re.compile(r"^\d")
+#: Words of prose that are not a variable a formula reads (`lanes l and l + 16 ask bank`).
+_WORDS = {"a", "an", "and", "are", "as", "ask", "at", "be", "by", "for", "from", "if", "in",
+          "is", "it", "its", "of", "on", "one", "or", "so", "the", "then", "to", "two", "with"}
 
 
 def lesson_constants(texts: Iterable[str]) -> Dict[str, int]:

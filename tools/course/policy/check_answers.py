@@ -7,10 +7,11 @@ parts of each). None may stand in what a student reads before committing to an a
 lesson's folder — README.md, demo.hpp, demo.cu, internal.cuh, the starter's own comments, the
 pictures under images/, hints.md (the hints give the idea and where to look, the last one
 included, never the code); nor in the lesson's tests (tests/NN_topic, which the student
-repository ships: its twins, its expectations); nor in the course's own pages (COURSE_PAGES: the
-course README, docs/*.md, the kit's headers). Found anyway: a finding, with the file and line,
-unless the lesson's manifest (lessons/NN_topic/lesson.json, `answer_exceptions`) lists that
-place with its reason.
+repository ships: its twins, its expectations); nor in the course's own pages and sources
+(COURSE_PAGES: the course README, docs/*.md, the kit, the tools, the lessons' manifests as the
+student repository holds them; what it leaves out, as the tools' and the kit's own tests, is
+not read). Found anyway: a finding, with the file and line, unless the lesson's manifest
+(lessons/NN_topic/lesson.json, `answer_exceptions`) lists that place with its reason.
 
 The same run also checks, mechanically:
   - no README has a heading about answers (the answers are in solutions/NN_topic/answers.md,
@@ -52,7 +53,8 @@ from course.model import answers
 from course.model.cli import Parser, lesson_number, run_main
 from course.model.course_model import (CourseError, Lesson, ROOT, STUDENT_FILE_PATTERN,
                                        find_lessons)
-from course.model.manifest import MANIFEST, AnswerException
+from course.model.manifest import MANIFEST, AnswerException, manifest_json, read_manifest
+from course.model.student_repo import left_out, student_manifest
 from course.policy.answer_units import (CXX_SUFFIXES, Token, Unit, answer_units, code_tokens,
                                         declaration_at, function_at, lesson_constants,
                                         occurrences, section_of, sections, statement_start,
@@ -65,13 +67,15 @@ PROG = "check_answers"
 #: The exit status of a run that could not read C++ here (no lexer): ctest reads it as a skip.
 SKIP = 77
 #: Suffixes of a lesson folder's text files (anything else is a picture format or binary).
-TEXT_SUFFIXES = {".md", ".hpp", ".cuh", ".cu", ".cpp", ".h", ".svg", ".txt"}
+TEXT_SUFFIXES = {".md", ".hpp", ".cuh", ".cu", ".cpp", ".h", ".svg", ".txt", ".py", ".json", ".sh",
+                 ".in"}
 
 
 #: The course's own pages a student reads whatever the lesson (README.md, docs/*.md: the site;
 #: the hidden-test examples instructors copy; the kit's headers: its API pages): no lesson's
 #: answer may stand there either.
-COURSE_PAGES = ("README.md", "docs/*.md", "docs/examples/**/*", "common/include/kit/*.hpp")
+COURSE_PAGES = ("README.md", "docs/*.md", "docs/examples/**/*", "common/include/kit/*.hpp",
+                "common/src/*", "tests/common/*", "lessons/*/lesson.json", "tools/**/*")
 
 #: A measured block in a lesson's README: measured figures answer its predictions, so a
 #: lesson's blocks stand in its answers (tools/docs/readme_blocks.py renders them there).
@@ -178,6 +182,16 @@ def exception_for(lesson: Lesson, rel: str, where: str,
     return None
 
 
+def view_text(view_root: Path, path: Path) -> str:
+    """The text a student reads at `path`: a lesson's manifest as the student repository holds
+    it (student_repo.student_manifest: without the answers' pictures and the exceptions)."""
+    lessons = view_root / "lessons"
+    if path.name == MANIFEST and path.parent.parent == lessons:
+        m = read_manifest(path.parent, path.parent.name[:2], str(path.relative_to(view_root)))
+        return manifest_json(student_manifest(m))
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
 def answers_in_view(view_root: Path, answers_root: Path, lesson: Lesson, used: set,
                     files: Optional[List[Path]] = None, base: Optional[Path] = None) -> List[Finding]:
     """Findings for the lesson's answers in `files` (default: the lesson's folder), named from
@@ -186,7 +200,7 @@ def answers_in_view(view_root: Path, answers_root: Path, lesson: Lesson, used: s
     findings = []
     base = base or view_root / "lessons" / lesson.folder
     for path in files if files is not None else view_files(view_root, lesson):
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = view_text(view_root, path)
         tokens = view_tokens(path, text)
         rel = path.relative_to(base).as_posix()
         shown = path.relative_to(view_root).as_posix()
@@ -534,7 +548,8 @@ def check(view_root: Path, answers_root: Path, numbers: Sequence[str],
             findings += found
             notes += said
     pages = sorted({p for pattern in COURSE_PAGES for p in view_root.glob(pattern)
-                    if p.is_file() and p.suffix in TEXT_SUFFIXES})
+                    if p.is_file() and p.suffix in TEXT_SUFFIXES
+                    and not left_out(p.relative_to(view_root).as_posix())})
     for lesson in with_solution:
         findings += answers_in_view(view_root, answers_root, lesson, used, pages, view_root)
     if bank_map is None:

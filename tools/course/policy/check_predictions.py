@@ -130,7 +130,7 @@ def _number(text: str) -> Optional[float]:
 
 def _holds_value(text: str, value: str) -> bool:
     """Whether `text` shows `value`: a number as a number token of the same value (0 == 0.0),
-    a word (CenterAccess::partial_load) as itself or its last part, either spelling."""
+    a word (Kind::some_access) as itself or its last part, either spelling."""
     number = _number(value)
     if number is not None:
         return any(_number(t) == number for t in NUMBER.findall(text))

@@ -372,10 +372,10 @@ def draw(bank_map: Path, args: Sequence[str]) -> Optional[Drawn]:
 def check_lesson(view_root: Path, course: Path, lesson: Lesson, bank_map: Path,
                  compiler: Optional[List[str]] = None,
                  messages: Optional[Dict[str, str]] = None):
-    """(findings, notes) for one lesson: its README, and
-    `messages` (a place -> the starter's test output there, before any prediction is written),
-    whose commands may not draw a predicted pattern either (a command bank-map refuses there is
-    a template, `--index 'EXPR'`, and is left alone)."""
+    """(findings, notes) for one lesson: its README and its hints (any of which a student may
+    take before predicting), and `messages` (a place -> the starter's test output there, before
+    any prediction is written), whose commands may not draw a predicted pattern either (a
+    command bank-map refuses there is a template, `--index 'EXPR'`, and is left alone)."""
     readme = view_root / "lessons" / lesson.folder / "README.md"
     if not readme.is_file():
         return [], []
@@ -386,18 +386,23 @@ def check_lesson(view_root: Path, course: Path, lesson: Lesson, bank_map: Path,
     for p in predicted:
         by_shape.setdefault(p.drawn.shape(), []).append(p)
     findings = []
-    rel = f"lessons/{lesson.folder}/README.md"
-    for shown in shown_in_readme(readme.read_text(encoding="utf-8"),
-                                      manifest_pictures(view_root), f"lessons/{lesson.folder}"):
-        drawn = draw(bank_map, shown.args)
-        if drawn is None:
-            findings.append(Finding(rel, shown.line, f"`{shown.what}`: bank-map refuses "
-                                                     f"{' '.join(shown.args)}"))
+    pictures = manifest_pictures(view_root)
+    for page in (readme, view_root / "lessons" / lesson.folder / "hints.md"):
+        if not page.is_file():
             continue
-        for p in by_shape.get(drawn.shape(), []):
-            findings.append(Finding(rel, shown.line,
-                                    f"`{shown.what}` draws the pattern {p.name} asks about "
-                                    f"({p.expression}) in the README"))
+        rel = f"lessons/{lesson.folder}/{page.name}"
+        for shown in shown_in_readme(page.read_text(encoding="utf-8"), pictures,
+                                     f"lessons/{lesson.folder}"):
+            drawn = draw(bank_map, shown.args)
+            if drawn is None:
+                if page == readme:  # a hint may leave a part to the student: `--layout 32xP`
+                    findings.append(Finding(rel, shown.line, f"`{shown.what}`: bank-map "
+                                                             f"refuses {' '.join(shown.args)}"))
+                continue
+            for p in by_shape.get(drawn.shape(), []):
+                findings.append(Finding(rel, shown.line,
+                                        f"`{shown.what}` draws the pattern {p.name} asks about "
+                                        f"({p.expression}) in {page.name}"))
     for place, output in (messages or {}).items():
         said = {s.args: s for command in set(INLINE_COMMAND.findall(output))
                 for s in _drawn_by(0, command)}

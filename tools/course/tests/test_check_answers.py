@@ -178,6 +178,21 @@ class PutBack(CourseCopy):
         self.assertIn(("common/include/kit/layout.hpp", 1), found)
         self.assertIn(("docs/page.md", 3), found)
 
+    def test_the_tools_sources_and_a_manifest_as_the_student_reads_them(self):
+        # The answers check's own docstrings once took lesson 08's swizzles as examples; a
+        # manifest's answers' pictures and exceptions are not in a student's repository.
+        root = self.course("08")
+        (root / "tools" / "course").mkdir(parents=True)
+        (root / "tools" / "course" / "units.py").write_text(
+            '"""e.g. `kit::Swizzle<3, 3, 3>`"""\n')
+        manifest = root / "lessons" / lesson_folder("08") / "lesson.json"
+        data = json.loads(manifest.read_text())
+        self.assertTrue([p for p in data["pictures"] if p["svg"].startswith("solutions/")
+                         and "Swizzle<5,0,5>" in json.dumps(p)])
+        found = {(f.path, f.line) for f in self.findings(root, "08")}
+        self.assertIn(("tools/course/units.py", 1), found)
+        self.assertFalse([p for p in found if p[0].endswith("lesson.json")], found)
+
     def test_a_hidden_test_example_counts(self):
         # The example of a hidden test once spelled lesson 01's reversal.
         root = self.course("01")
@@ -535,6 +550,17 @@ class DrawnInView(CourseCopy):
                          ["kPredictedStrideTwoSlowdown", "kPredictedStrideTwoWavefronts"])
         self.assertTrue(all(f.path == "lesson02_student_cpu" for f in found))
 
+    def test_a_hint_that_draws_a_predicted_pattern(self):
+        # Lesson 09's hint 1 once drew the blocked float4 read, a Part 1 pattern; a hint may
+        # leave a part of a command to the student (`--layout 32xP`).
+        root = self.course("07")
+        line = self.append(root, "07", "hints.md",
+                           "Draw it: `bank-map --type float4 --index '8*l'`, or "
+                           "`bank-map --type float --layout 32xP --column 1`.\n")
+        found = self.drawn(root, "07")
+        self.assertEqual([(f.path.rsplit("/", 1)[1], f.line) for f in found], [("hints.md", line)])
+        self.assertIn("kPredictedFloat4ColumnPitch32Wavefronts", found[0].message)
+
     def test_a_sweep_is_every_value_it_sweeps(self):
         # bank-conflicts over the jagged shape prints offsets 0 and 2: two predictions.
         root = self.course("10")
@@ -596,7 +622,8 @@ class Units(unittest.TestCase):
         [unit] = answer_units.answer_units(starter, solution, constants={"kThreadsX": 16})
         self.assertEqual((unit.params, unit.valued), (("t", "j"), ("t", "+", "16", "*", "j")))
         self.assertEqual(answer_units.occurrences(
-            answer_units.text_tokens("a: tx + 16 j\nb: tx + 16 tx\n"), unit), [1])
+            answer_units.text_tokens("a: tx + 16 j\nb: tx + 16 tx\nc: lane l + 16 ask\n"),
+            unit), [1])
         self.assertEqual(answer_units.lesson_constants(["constexpr int kA = 16;\n"
                                            "inline constexpr int kB = 128 / kA + (kA - 1) % 4;\n"
                                            "constexpr int kC = kUnknown * 2;\n"]),
