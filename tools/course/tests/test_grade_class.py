@@ -77,6 +77,18 @@ def commit_all(repo: Path, message: str) -> None:
                     "-q", "-m", message], check=True, capture_output=True)
 
 
+def solved_at_a_tag(course: Path, work: Path, name: str) -> Path:
+    """A student repository whose tag `week1` holds lesson 01 solved, and whose HEAD has moved
+    on after it (a roster that names the tag grades the tag)."""
+    solution = SOLUTION.read_bytes()
+    solved = student_repo(course, work, name, {EXERCISE: solution})
+    commit_all(solved, "solved")
+    subprocess.run(["git", "-C", str(solved), "tag", "week1"], check=True)
+    (solved / EXERCISE).write_bytes(b"// after the deadline\n" + solution)
+    commit_all(solved, "late")
+    return solved
+
+
 @unittest.skipIf(WHY_NOT, f"needs {WHY_NOT}")
 class AClass(unittest.TestCase):
     def test_a_roster_graded_and_graded_again(self):
@@ -84,11 +96,7 @@ class AClass(unittest.TestCase):
             work = Path(tmp)
             course = pinned_course(work)
             solution = SOLUTION.read_bytes()
-            solved = student_repo(course, work, "ada", {EXERCISE: solution})
-            commit_all(solved, "solved")
-            subprocess.run(["git", "-C", str(solved), "tag", "week1"], check=True)
-            (solved / EXERCISE).write_bytes(b"// after the deadline\n" + solution)
-            commit_all(solved, "late")  # HEAD moves on; the roster grades the tag
+            solved = solved_at_a_tag(course, work, "ada")
             starter = student_repo(course, work, "bob", {})
             commit_all(starter, "starter")
             refused = student_repo(course, work, "cy", {EXERCISE: b"#include <fstream>\n" + solution})

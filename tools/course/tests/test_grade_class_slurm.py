@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from course_testing import ROOT, ToolTest
-from test_grade_again import EXERCISE, SOLUTION, WHY_NOT
-from test_grade_class import commit_all
+from test_grade_again import WHY_NOT
+from test_grade_class import commit_all, solved_at_a_tag
 from test_grade_class_engines import FAKE_SBATCH, SLURM, book_of
 
 from course.grading.hostile.run_hostile import pinned_course, student_repo
@@ -360,12 +360,7 @@ class AClassOnSlurm(unittest.TestCase):
     def test_the_array_grades_the_roster_and_the_merge_writes_the_gradebook(self):
         work = self.work
         course = pinned_course(work)
-        solution = SOLUTION.read_bytes()
-        solved = student_repo(course, work, "ada", {EXERCISE: solution})
-        commit_all(solved, "solved")
-        subprocess.run(["git", "-C", str(solved), "tag", "week1"], check=True)
-        (solved / EXERCISE).write_bytes(b"// after the deadline\n" + solution)
-        commit_all(solved, "late")  # HEAD moves on; the roster grades the tag
+        solved = solved_at_a_tag(course, work, "ada")
         starter = student_repo(course, work, "bob", {})
         commit_all(starter, "starter")
         roster = work / "roster.csv"
