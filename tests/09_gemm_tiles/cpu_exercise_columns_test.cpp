@@ -64,10 +64,10 @@ TEST(FragmentColumns, EveryReadAtItsIdeal) {
         << "). Lanes 0, 1, 2, 3 (thread columns 0-3) read columns " << FragmentColumns::col(0, j)
         << ", " << FragmentColumns::col(1, j) << ", " << FragmentColumns::col(2, j) << ", "
         << FragmentColumns::col(3, j) << ": banks " << r.lanes[0].bank << ", " << r.lanes[1].bank
-        << ", " << r.lanes[2].bank << ", " << r.lanes[3].bank
-        << ". "
-        << kit::drawing_text(shown, "Draw it: `bank-map --type float --index '...'` with col(l % 16, " +
-                                        std::to_string(j) + ").")
+        << ", " << r.lanes[2].bank << ", " << r.lanes[3].bank << ". "
+        << kit::drawing_text(shown,
+                             "Draw it: `bank-map --type float --index '...'` with col(l % 16, " +
+                                 std::to_string(j) + ").")
         << kit::counts_note(shown);
     if (r.wavefronts != r.ideal) {
       return; // every element tells the same story
@@ -109,9 +109,11 @@ TEST(Float4Columns, EveryReadAtItsIdeal) {
         << kit::count_text(shown, r.ideal, "") << "). Lanes 0-7 (one phase) start at columns "
         << Float4Columns::col(0, 4 * q) << ", " << Float4Columns::col(1, 4 * q) << ", "
         << Float4Columns::col(2, 4 * q) << ", ...: banks " << r.lanes[0].bank << ", "
-        << r.lanes[1].bank << ", " << r.lanes[2].bank
-        << ", ... Draw it: `bank-map --type float4 --index '...'` with the "
-        << "float4 index col(l % 16, " << 4 * q << ") / 4." << kit::counts_note(shown);
+        << r.lanes[1].bank << ", " << r.lanes[2].bank << ", ... "
+        << kit::drawing_text(shown, "Draw it: `bank-map --type float4 --index '...'` with the "
+                                    "float4 index col(l % 16, " +
+                                        std::to_string(4 * q) + ") / 4.")
+        << kit::counts_note(shown);
   }
 }
 

@@ -12,6 +12,7 @@
 #include "kit/bands.hpp"
 #include "kit/buffer.hpp"
 #include "kit/pattern.hpp"
+#include "kit/prediction.hpp"
 #include "kit/testing.hpp"
 #include "kit/timer.hpp"
 
@@ -48,11 +49,17 @@ TEST(DemoSetups, ShowAFractionOfTheModel) {
       const double ratio = lesson10::time_setup(s, stride) / base;
       const double model =
           kit::model_ratio(kit::strided_pattern(4, stride), kit::strided_pattern(4, 1));
-      std::printf("[lesson10-setup] %s, stride %d: measured %.2fx, model %.2fx\n",
-                  lesson10::setup_name(s).c_str(), stride, ratio, model);
+      // Stride 32 is Part 1's conflict probe: "?" until the predictions are written.
+      if (kit::counts_shown()) {
+        std::printf("[lesson10-setup] %s, stride %d: measured %.2fx, model %.2fx\n",
+                    lesson10::setup_name(s).c_str(), stride, ratio, model);
+      } else {
+        std::printf("[lesson10-setup] %s, stride %d: measured ?x, model ?x\n",
+                    lesson10::setup_name(s).c_str(), stride);
+      }
       if (stride == 32) {
         EXPECT_LT(ratio, kit::slowdown_band(model).low)
-            << lesson10::setup_name(s) << ": this setup was built to hide most of a 32-way "
+            << lesson10::setup_name(s) << ": this setup was built to hide most of a wide "
             << "conflict, and showed " << ratio << "x";
       }
     }

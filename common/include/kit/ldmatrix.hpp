@@ -22,8 +22,8 @@
 ///     read 0 for a kernel of ldmatrix alone): the shared-memory session's load counts stay
 ///     the LDS instructions';
 ///   - the hardware `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld` and
-///     `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld` DO count them (the same 128 and
-///     112); GH100 has no `l1tex__..._op_ldsm` metric.
+///     `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld` DO count them (the same numbers);
+///     GH100 has no `l1tex__..._op_ldsm` metric.
 #pragma once
 
 #include <cstdint>

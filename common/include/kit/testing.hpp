@@ -97,7 +97,7 @@ void expect_model_slowdown(const Pattern& a, const Pattern& b);
 bool announce_device();
 
 /// Prints one machine-readable line for a slowdown (read back by the progress report):
-/// `[kit-slowdown] <A> over <B>: measured 1.93x model 2.00x fidelity 0.97 (pass)`.
+/// `[kit-slowdown] <A> over <B>: measured 2.91x model 3.00x fidelity 0.97 (pass)`.
 void report(const SlowdownVerdict& v);
 
 /// Prints one machine-readable line for counters held against a trace:

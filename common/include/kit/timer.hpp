@@ -94,8 +94,9 @@ Slowdown measure_slowdown(const Launch& a, const Launch& b, const TimerOptions& 
 /// Read through NVML when the driver has it; nullopt when nothing is seen.
 std::optional<std::string> gpu_contention();
 
-/// Warps per SM below which a conflict's slowdown cannot show (one warp shows a 32-way
-/// conflict as about 6x, 16 warps/SM about 26x, 64 warps/SM 30x on an H100).
+/// Warps per SM below which a conflict's slowdown cannot show (on an H100, one warp shows a
+/// fraction of a wide conflict's slowdown, 16 warps most of it, 64 warps all but a little:
+/// lesson 10 measures it).
 inline constexpr int kMinWarpsPerSmForSlowdown = 32;
 
 /// The outcome of holding a measured slowdown against the model.

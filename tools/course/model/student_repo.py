@@ -12,13 +12,15 @@ from course.model.manifest import Manifest
 #: Left out: the solutions, the course's own CI, the instructor's class grading workflow (it runs
 #: from the instructor's repository, never from one a student can edit), the maintainers' command
 #: and its rooms (ci/: the student repository is made there; authoring/ and the lesson template),
-#: and the course's own tests of its tools and kit: a student runs the lessons' tests, and those
-#: hold the lessons' answers as their examples (the tools' recorded test output, whose measured
-#: lines give the demos' costs; the kit's swizzle tests, lesson 08's swizzles).
+#: and the course's own tests of its tools, kit and grader: a student runs the lessons' tests,
+#: and those hold the lessons' answers as their examples (the tools' recorded test output, whose
+#: measured lines give the demos' costs; the kit's and bank-map's swizzle tests, lesson 08's
+#: swizzles; the site tools' tables; the hostile suite's attacks, solved exercises).
 LEFT_OUT = ("solutions", ".ci", ".github/workflows/ci.yml", ".github/workflows/grade-class.yml",
             "course-admin", "tools/course/ci",
             "tools/course/authoring", "tools/course/templates/lesson", "tools/course/tests",
-            "tests/common")
+            "tools/course/grading/hostile", "tools/bank_map/test_cli.py",
+            "tools/docs/test_docs_tools.py", "tests/common")
 
 
 def student_manifest(m: Manifest) -> Manifest:
