@@ -3,9 +3,9 @@
 // the slowdown measured against stride 1 in a saturating launch (the median of three passes
 // over the rows), as a table, CSV or JSON.
 //
-//   bank-conflicts --type float --sweep 0:33
-//   bank-conflicts --type half --strides 1,2,32,64 --csv
-//   bank-conflicts --type float --offsets 0,132,264,...   (32 byte offsets: one custom row)
+//   bank-conflicts --type float --sweep 40:48
+//   bank-conflicts --type half --strides 5,7,9 --csv
+//   bank-conflicts --type float --offsets 0,20,40,...   (32 byte offsets: one custom row)
 //   bank-conflicts --type float --index '(l%4)*s + l/4' --sweep 0:33   (your own pattern: lane l
 //                  reads element EXPR, one row per value of s)
 //

@@ -104,7 +104,7 @@ class ModelOnly(unittest.TestCase):
         p = run("--type", "double", "--stride", "0", "--store")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("double stores", p.stdout)
-        # An 8-byte broadcast store gets no lane^1 merge: two half-warp phases.
+        # An 8-byte broadcast store, as the model's rule 4 prices it.
         row = [l for l in p.stdout.splitlines() if l.strip().startswith("0 ")][0]
         self.assertEqual(row.split()[1], "2")
 

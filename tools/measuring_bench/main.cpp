@@ -1,6 +1,6 @@
 // measuring-bench: why most bank-conflict demos show 1x to 5x. For each of lesson 10's four
-// small setups, the kit's saturating timer and the lesson's harness: the 2-way and 32-way
-// slowdowns against stride 1 as measured, beside the counters' wavefront ratios, with the
+// small setups, the kit's saturating timer and the lesson's harness: the slowdowns at strides 2
+// and 32 against stride 1 as measured, beside the counters' wavefront ratios, with the
 // reason for each gap. Then one warp's dependent-load latency beside the saturating
 // throughput, by stride.
 //
@@ -56,7 +56,7 @@ using kit::fixed;
 constexpr const char* kUsage =
     "usage: measuring-bench [--setups-csv FILE] [--latency-csv FILE] [--built-from]\n"
     "Times lesson 10's four small setups, the kit's saturating timer and the lesson's harness at\n"
-    "2-way and 32-way beside the counters, and one warp's dependent-load latency beside the\n"
+    "strides 2 and 32 beside the counters, and one warp's dependent-load latency beside the\n"
     "saturating throughput, by stride; tables on standard output, or CSV into FILE.\n"
     "--built-from names the tree whose lesson 10 (and so whose harness) it was linked with.\n";
 
@@ -252,7 +252,7 @@ int run(const Options& o) {
   std::vector<std::string> notes = {
       "measured: time at stride 2 or 32 over time at stride 1 (floats), each setup timed as its "
       "demo times it; counters: wavefronts at that stride over wavefronts at stride 1, one "
-      "launch each (the model: 2 and 32)",
+      "launch each",
       harness_note()};
   std::vector<SetupRow> rows;
   const char* like[] = {"a notebook's no/2-way/32-way benchmark",

@@ -5,7 +5,7 @@
 /// A wrong prediction fails with the student's value and the question the test asks; the
 /// model's value appears only once the prediction matches it, as one machine-readable line:
 ///
-///     [kit-prediction] kPredictedStrideOneWavefronts: your 1 = the model's 1
+///     [kit-prediction] kPredictedSomeWavefronts: your 3 = the model's 3
 ///
 /// A wrong prediction is reported at the constant's line in the lesson's exercise.hpp (where
 /// the student changes it), not at the test's (kit/testing_exercise.hpp).
