@@ -110,13 +110,15 @@ std::string shown_or_held(const std::string& number) {
 
 } // namespace
 
+std::string measured_text(double value, int digits) {
+  return shown_or_held(fixed(value, digits));
+}
+
 void report(const SlowdownVerdict& v) {
   std::printf("[kit-slowdown] %s: measured %sx model %sx fidelity %s warps/SM %d (%s)\n",
               v.message.substr(0, v.message.find(':')).c_str(),
-              shown_or_held(fixed(v.last.ratio, 2)).c_str(),
-              shown_or_held(fixed(v.model_ratio, 2)).c_str(),
-              shown_or_held(fixed(v.fidelity(), 3)).c_str(), v.last.warps_per_sm,
-              verdict_name(v.kind));
+              measured_text(v.last.ratio, 2).c_str(), measured_text(v.model_ratio, 2).c_str(),
+              measured_text(v.fidelity(), 3).c_str(), v.last.warps_per_sm, verdict_name(v.kind));
   std::fflush(stdout);
 }
 

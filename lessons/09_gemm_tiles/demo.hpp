@@ -167,8 +167,7 @@ kit::Pattern b_scalar_read_demo(const std::string& name, int j = 0, int k = 0) {
 /// run a thread. Lane l is thread column l; it reads Bs[k][4 l + j] (j = 0 ... 3), one float.
 inline kit::Pattern b_scalar_read_32_wide_demo(int j = 0, int k = 0) {
   constexpr int kRun = kTileN / kit::kWarpSize;
-  return kit::layout_pattern("32 column threads, blocked B read, 4 bytes, j = " +
-                                 std::to_string(j),
+  return kit::layout_pattern("32 column threads, blocked B read, 4 bytes, j = " + std::to_string(j),
                              BLayout{}, [=](int lane) {
                                return kit::Coord{k, kRun * lane + j};
                              });

@@ -62,8 +62,7 @@ TEST(Layout, EveryInstructionCostsItsIdeal) {
           << e.what << " (" << e.access.width << "-byte, n = " << n << ") costs "
           << kit::count_text(shown, r.wavefronts, "wavefronts") << ", its ideal " << r.ideal
           << ": lane 0 uses bank " << r.lanes[0].bank << ", lane 1 bank " << r.lanes[1].bank
-          << ", lane 16 bank " << r.lanes[16].bank
-          << ". "
+          << ", lane 16 bank " << r.lanes[16].bank << ". "
           << kit::drawing_text(shown,
                                "Try `bank-map --type float --stride 2` to see the starter's reads.")
           << kit::counts_note(shown);

@@ -108,8 +108,8 @@ TEST(Layout, PaddedColumnReadIsOneWavefrontForEveryColumn) {
       << "A tile with pitch " << kPaddedPitch << ". "
       << kit::drawing_text(lesson05::testing::predictions_written(),
                            "Try `bank-map --type float --layout 32x" +
-                               std::to_string(kPaddedPitch) + " --column " +
-                               std::to_string(first) + "`.");
+                               std::to_string(kPaddedPitch) + " --column " + std::to_string(first) +
+                               "`.");
 }
 
 TEST(Layout, TileExtentStopsAtTheEdge) {

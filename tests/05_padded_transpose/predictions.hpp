@@ -11,10 +11,9 @@ namespace lesson05::testing {
 
 /// Whether the student has written down every prediction of Part 1.
 inline bool predictions_written() {
-  return kit::predictions_written(kPredictedRowStoreWavefronts,
-                                  kPredictedColumnReadPitch32Wavefronts,
-                                  kPredictedColumnReadPitch33Wavefronts,
-                                  kPredictedColumnReadPitch34Wavefronts);
+  return kit::predictions_written(
+      kPredictedRowStoreWavefronts, kPredictedColumnReadPitch32Wavefronts,
+      kPredictedColumnReadPitch33Wavefronts, kPredictedColumnReadPitch34Wavefronts);
 }
 
 } // namespace lesson05::testing

@@ -83,43 +83,41 @@ TEST(HarnessRatio, LandsInTheBandAroundTheModel) {
   const int given = (plan.launch.blocks + sms - 1) / sms;
   const int warps_per_sm = (given < fit ? given : fit) * plan.launch.block_threads / kit::kWarpSize;
   // The probe's ratio is Part 1's (kPredictedHarnessRatio): its numbers, and the times it is
-  // made of, read "?" until the predictions are written (kit::counts_shown).
-  const bool shown = kit::counts_shown();
-  const auto num = [&](double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4g", v);
-    return shown ? std::string(text) : std::string("?");
-  };
+  // made of, read "?" until the predictions are written (kit::testing::measured_text).
+  using kit::testing::measured_text;
+  const auto ms = [](double v) { return measured_text(v, 4); };
   std::printf("[kit-slowdown] 'run_harness: %s' over '%s': measured %sx model %sx "
               "fidelity %s warps/SM %d (%s)\n",
               lesson10::probe_name(lesson10::Probe::conflict).c_str(),
-              lesson10::probe_name(lesson10::Probe::twin).c_str(), num(last.ratio()).c_str(),
-              num(model).c_str(), num(last.ratio() / model).c_str(), warps_per_sm,
+              lesson10::probe_name(lesson10::Probe::twin).c_str(),
+              measured_text(last.ratio(), 2).c_str(), measured_text(model, 2).c_str(),
+              measured_text(last.ratio() / model, 3).c_str(), warps_per_sm,
               kit::verdict_name(timed.decision.kind));
   std::printf("[kit-harness] the same plan timed by the test: conflict %s ms (harness %s, "
               "%.3f of it), twin %s ms (harness %s, %.3f of it)\n",
-              num(own.a.median_ms).c_str(), num(last.conflict_ms).c_str(),
-              agreement(last.conflict_ms, own.a), num(own.b.median_ms).c_str(),
-              num(last.twin_ms).c_str(), agreement(last.twin_ms, own.b));
+              ms(own.a.median_ms).c_str(), ms(last.conflict_ms).c_str(),
+              agreement(last.conflict_ms, own.a), ms(own.b.median_ms).c_str(),
+              ms(last.twin_ms).c_str(), agreement(last.twin_ms, own.b));
   if (timed.decision.kind == kit::Verdict::inconclusive) {
     GTEST_SKIP() << "inconclusive: " << timed.decision.reason;
   }
   EXPECT_TRUE(agrees(agreement(last.conflict_ms, own.a)) && agrees(agreement(last.twin_ms, own.b)))
-      << "your harness reported " << num(last.conflict_ms) << " ms and " << num(last.twin_ms)
-      << " ms a launch, but the same plan takes " << num(own.a.median_ms) << " ms and "
-      << num(own.b.median_ms) << " ms when the test times it (the median of its own launches, "
+      << "your harness reported " << ms(last.conflict_ms) << " ms and " << ms(last.twin_ms)
+      << " ms a launch, but the same plan takes " << ms(own.a.median_ms) << " ms and "
+      << ms(own.b.median_ms) << " ms when the test times it (the median of its own launches, "
       << "alternating the two kernels): a harness reports the time its launches take, as "
       << "CUDA events around them measure it";
   EXPECT_EQ(timed.decision.kind, kit::Verdict::pass)
-      << "your harness measured the conflict probe's column read at " << num(last.ratio())
-      << "x its twin (" << num(last.conflict_ms) << " ms over " << num(last.twin_ms) << " ms, "
-      << plan.launch.blocks << " block(s) of " << plan.launch.block_threads << " threads, "
-      << plan.launch.rounds << " rounds); the model says " << num(model) << "x, the band is "
-      << num(band.low) << "x to " << num(band.high)
+      << "your harness measured the conflict probe's column read at "
+      << measured_text(last.ratio(), 2) << "x its twin (" << ms(last.conflict_ms) << " ms over "
+      << ms(last.twin_ms) << " ms, " << plan.launch.blocks << " block(s) of "
+      << plan.launch.block_threads << " threads, " << plan.launch.rounds
+      << " rounds); the model says " << measured_text(model, 2) << "x, the band is "
+      << measured_text(band.low, 2) << "x to " << measured_text(band.high, 2)
       << "x. One warp, or an SM with few warps, waits on each read's latency "
       << "instead of keeping the shared-memory pipe busy; a launch of a few microseconds is "
       << "mostly launch overhead; the first launch of a kernel also loads it"
-      << kit::counts_note(shown);
+      << kit::counts_note(kit::counts_shown());
 }
 
 } // namespace

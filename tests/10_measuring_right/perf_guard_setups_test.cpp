@@ -12,7 +12,6 @@
 #include "kit/bands.hpp"
 #include "kit/buffer.hpp"
 #include "kit/pattern.hpp"
-#include "kit/prediction.hpp"
 #include "kit/testing.hpp"
 #include "kit/timer.hpp"
 
@@ -50,13 +49,10 @@ TEST(DemoSetups, ShowAFractionOfTheModel) {
       const double model =
           kit::model_ratio(kit::strided_pattern(4, stride), kit::strided_pattern(4, 1));
       // Stride 32 is Part 1's conflict probe: "?" until the predictions are written.
-      if (kit::counts_shown()) {
-        std::printf("[lesson10-setup] %s, stride %d: measured %.2fx, model %.2fx\n",
-                    lesson10::setup_name(s).c_str(), stride, ratio, model);
-      } else {
-        std::printf("[lesson10-setup] %s, stride %d: measured ?x, model ?x\n",
-                    lesson10::setup_name(s).c_str(), stride);
-      }
+      std::printf("[lesson10-setup] %s, stride %d: measured %sx, model %sx\n",
+                  lesson10::setup_name(s).c_str(), stride,
+                  kit::testing::measured_text(ratio, 2).c_str(),
+                  kit::testing::measured_text(model, 2).c_str());
       if (stride == 32) {
         EXPECT_LT(ratio, kit::slowdown_band(model).low)
             << lesson10::setup_name(s) << ": this setup was built to hide most of a wide "

@@ -96,6 +96,11 @@ void expect_model_slowdown(const Pattern& a, const Pattern& b);
 /// `[kit-device] <kit::device_description()>` when the tests start. Returns true.
 bool announce_device();
 
+/// A measured number as the measurement lines print it, `digits` after the point; "?" while
+/// kit::counts_shown() is false (a `[kit-note]` says why, once a program). For a lesson's own
+/// lines of what it measures, beside report()'s.
+std::string measured_text(double value, int digits);
+
 /// Prints one machine-readable line for a slowdown (read back by the progress report):
 /// `[kit-slowdown] <A> over <B>: measured 2.91x model 3.00x fidelity 0.97 (pass)`.
 void report(const SlowdownVerdict& v);

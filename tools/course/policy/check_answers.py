@@ -47,7 +47,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from course.model import answers
 from course.model.cli import Parser, lesson_number, run_main
@@ -312,6 +312,29 @@ def sentence_at(text: str, offset: int) -> str:
     return text[start:end]
 
 
+def _costs_stated(text: str, ideal_stands: Callable[[str, int], bool], ratios: bool = False):
+    """(what, line, where) for each cost a comment of a C++ text states (with `ratios`, each
+    slowdown too), but an ideal `ideal_stands(comment, offset)` lets stand; `where` is the
+    function or the declaration the comment belongs to (what an exception names)."""
+    code = None  # lexed only where a comment states a cost (the lexer is the slow part)
+    for comment, starts in comment_texts(text):
+        said = [m for m in COST_IN_A_COMMENT.finditer(comment)
+                if not (IDEAL_COST.fullmatch(m.group(0)) and ideal_stands(comment, m.start()))]
+        if ratios:
+            said += list(RATIO_IN_A_COMMENT.finditer(comment))
+        for m in said:
+            i = max(line for offset, line in starts if offset <= m.start())
+            code = code if code is not None else code_tokens(text)
+            start = statement_start(code, i)
+            yield m.group(0), i, function_at(code, start) or declaration_at(code, start)
+
+
+def _as_a_goal(comment: str, offset: int) -> bool:
+    """Whether the sentence around `offset` sets the cost as a goal ("Make both cost 1
+    wavefront")."""
+    return GOAL_IN_A_SENTENCE.search(sentence_at(comment, offset)) is not None
+
+
 def costs_in_comments(view_root: Path, lesson: Lesson, used: set) -> List[Finding]:
     """A comment of a demo file or of the starter's files that states a cost (what the
     predictions ask), unless the lesson's manifest lists that place with origin `cost` and its
@@ -323,26 +346,18 @@ def costs_in_comments(view_root: Path, lesson: Lesson, used: set) -> List[Findin
             continue
         starter = name in STARTER_FILES
         text = path.read_text(encoding="utf-8", errors="replace")
-        code = None  # lexed only where a comment states a cost (the lexer is the slow part)
-        for comment, starts in comment_texts(text):
-            for m in COST_IN_A_COMMENT.finditer(comment):
-                if (starter and IDEAL_COST.fullmatch(m.group(0))
-                        and GOAL_IN_A_SENTENCE.search(sentence_at(comment, m.start()))):
-                    continue
-                i = max(line for offset, line in starts if offset <= m.start())
-                code = code if code is not None else code_tokens(text)
-                where = declaration_at(code, statement_start(code, i))
-                exception = exception_for(lesson, name, where, COST_ORIGIN)
-                if exception:
-                    used.add(exception)
-                    continue
-                whose = "the starter's comment" if starter else "a demo's comment"
-                what = "describe the pattern" if starter else "say what the demo does"
-                findings.append(Finding(f"lessons/{lesson.folder}/{name}", i,
-                                        f"{whose} states a cost ('{m.group(0)}'"
-                                        f"{f', {where}' if where else ''}): the predictions ask "
-                                        f"for it; {what}, and let the tests and the answers say "
-                                        f"what it costs"))
+        for what, i, where in _costs_stated(text, _as_a_goal if starter else lambda c, o: False):
+            exception = exception_for(lesson, name, where, COST_ORIGIN)
+            if exception:
+                used.add(exception)
+                continue
+            whose = "the starter's comment" if starter else "a demo's comment"
+            todo = "describe the pattern" if starter else "say what the demo does"
+            findings.append(Finding(f"lessons/{lesson.folder}/{name}", i,
+                                    f"{whose} states a cost ('{what}'"
+                                    f"{f', {where}' if where else ''}): the predictions ask for "
+                                    f"it; {todo}, and let the tests and the answers say what it "
+                                    f"costs"))
     return findings
 
 
@@ -360,25 +375,16 @@ def costs_in_test_comments(view_root: Path, lesson: Lesson, used: set) -> List[F
         goal_file = "_exercise_" in path.name or path.name == "twin.hpp"
         text = path.read_text(encoding="utf-8", errors="replace")
         rel = f"tests/{lesson.folder}/{path.name}"
-        code = None
-        for comment, starts in comment_texts(text):
-            said = [m for m in COST_IN_A_COMMENT.finditer(comment)
-                    if not (IDEAL_COST.fullmatch(m.group(0)) and
-                            (goal_file or GOAL_IN_A_SENTENCE.search(sentence_at(comment,
-                                                                                m.start()))))]
-            said += list(RATIO_IN_A_COMMENT.finditer(comment))
-            for m in said:
-                i = max(line for offset, line in starts if offset <= m.start())
-                code = code if code is not None else code_tokens(text)
-                where = function_at(code, i) or declaration_at(code, statement_start(code, i))
-                exception = exception_for(lesson, rel, where, COST_ORIGIN)
-                if exception:
-                    used.add(exception)
-                    continue
-                findings.append(Finding(rel, i, f"a test's comment states a cost or a slowdown "
-                                                f"('{m.group(0)}'): the student repository ships "
-                                                f"the tests, and the predictions ask for it; say "
-                                                f"what the test checks, not what it finds"))
+        for what, i, where in _costs_stated(text, (lambda c, o: True) if goal_file else _as_a_goal,
+                                            ratios=True):
+            exception = exception_for(lesson, rel, where, COST_ORIGIN)
+            if exception:
+                used.add(exception)
+                continue
+            findings.append(Finding(rel, i, f"a test's comment states a cost or a slowdown "
+                                            f"('{what}'): the student repository ships the tests, "
+                                            f"and the predictions ask for it; say what the test "
+                                            f"checks, not what it finds"))
     return findings
 
 

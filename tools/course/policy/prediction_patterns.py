@@ -317,14 +317,14 @@ def _drawn_by(number: int, command: str) -> List[Shown]:
 INLINE_COMMAND = re.compile(r"`([^`]*\bbank-(?:map|conflicts)\b[^`]*)`")
 
 
-def shown_in_readme(readme_text: str, pictures: Dict[str, List[str]],
-                         readme_dir: str) -> List[Shown]:
-    """The bank maps a README shows or has the student run, anywhere in it: the README is in
-    view before the predictions are written, 'What you should see' included (its drawings of
-    the predicted patterns are in the lesson's answers)."""
+def shown_in_page(text: str, pictures: Dict[str, List[str]], page_dir: str) -> List[Shown]:
+    """The bank maps a lesson's page (its README, its hints) shows or has the student run,
+    anywhere in it: it is in view before the predictions are written, a README's 'What you
+    should see' included (its drawings of the predicted patterns are in the lesson's
+    answers)."""
     shown: List[Shown] = []
     fence = False
-    for number, line in enumerate(readme_text.splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         if line.lstrip().startswith("```"):
             fence = not fence
             continue
@@ -332,7 +332,7 @@ def shown_in_readme(readme_text: str, pictures: Dict[str, List[str]],
             shown += _drawn_by(number, command)
         if not fence:
             for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", line):
-                path = os.path.normpath(os.path.join(readme_dir, target)).replace(os.sep, "/")
+                path = os.path.normpath(os.path.join(page_dir, target)).replace(os.sep, "/")
                 if path in pictures:
                     shown.append(Shown(number, f"picture {target}", tuple(pictures[path])))
     return shown
@@ -391,7 +391,7 @@ def check_lesson(view_root: Path, course: Path, lesson: Lesson, bank_map: Path,
         if not page.is_file():
             continue
         rel = f"lessons/{lesson.folder}/{page.name}"
-        for shown in shown_in_readme(page.read_text(encoding="utf-8"), pictures,
+        for shown in shown_in_page(page.read_text(encoding="utf-8"), pictures,
                                      f"lessons/{lesson.folder}"):
             drawn = draw(bank_map, shown.args)
             if drawn is None:
