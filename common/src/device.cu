@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace kit {
@@ -97,14 +99,67 @@ std::string utc_date() {
   return buf;
 }
 
-bool wide_rules_verified() {
+namespace {
+
+/// The value of `"key": "value"` in a small JSON file the course wrote, or "".
+std::string json_text(const std::string& json, const std::string& key) {
+  const std::regex re("\"" + key + "\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
+  std::smatch m;
+  return std::regex_search(json, m, re) ? m[1].str() : std::string();
+}
+
+/// Whether the self-check record (KIT_SELF_CHECK) says the rules hold on this GPU.
+bool verified_by_self_check(const GpuStatus& g) {
+  const auto path = env("KIT_SELF_CHECK");
+  if (!path) {
+    return false;
+  }
+  std::ifstream in(*path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string json = text.str();
+  const std::regex verified("\"verified\"\\s*:\\s*true");
+  return std::regex_search(json, verified) && json_text(json, "gpu") == g.name &&
+         json_text(json, "arch") == g.arch();
+}
+
+Capabilities compute_capabilities() {
   const GpuStatus& g = gpu_status();
-  for (int arch : kWideRulesVerifiedArchs) {
-    if (g.usable && arch == g.major * 10 + g.minor) {
-      return true;
+  if (const auto profile = env("KIT_GPU_PROFILE")) {
+    if (const GpuProfile* p = gpu_profile(*profile)) {
+      Capabilities c = capabilities_of(p->compute_capability, p->shared_memory_per_block);
+      c.arch = p->arch;
+      c.simulated = p->arch;
+      return c;
     }
   }
-  return false;
+  Capabilities c = capabilities_of(g.major * 10 + g.minor, g.smem_per_block_optin);
+  c.wide_rules = c.wide_rules || verified_by_self_check(g);
+  return c;
+}
+
+} // namespace
+
+const Capabilities& gpu_capabilities() {
+  static const Capabilities capabilities = compute_capabilities();
+  return capabilities;
+}
+
+std::optional<std::string> profile_problem() {
+  const auto profile = env("KIT_GPU_PROFILE");
+  if (!profile || gpu_profile(*profile)) {
+    return std::nullopt;
+  }
+  std::string known;
+  for (const GpuProfile& p : gpu_profiles()) {
+    known += (known.empty() ? "" : ", ") + std::string(p.arch);
+  }
+  return "KIT_GPU_PROFILE=" + *profile + " is not a profile of common/gpu_profiles.json (" + known +
+         ")";
+}
+
+bool wide_rules_verified() {
+  return gpu_status().usable && gpu_capabilities().wide_rules;
 }
 
 const GpuStatus& gpu_status() {

@@ -44,15 +44,85 @@ bool announce_device() {
   return registered;
 }
 
+namespace {
+
+struct Declared {
+  bool made = false;
+  Needs lesson;
+  std::vector<TestNeeds> tests;
+};
+
+Declared& declared() {
+  static Declared d;
+  return d;
+}
+
+std::string this_test_name() {
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return info ? std::string(info->test_suite_name()) + "." + info->name() : std::string();
+}
+
+} // namespace
+
+bool declare_needs(const Needs& lesson, std::vector<TestNeeds> tests) {
+  declared() = Declared{true, lesson, std::move(tests)};
+  return true;
+}
+
+Needs needs_of_this_test() {
+  return needs_of(declared().lesson, declared().tests, this_test_name());
+}
+
+std::optional<std::string> gpu_refusal() {
+  if (!gpu_status().usable) {
+    return gpu_status().reason;
+  }
+  if (auto problem = profile_problem()) {
+    return problem;
+  }
+  return unmet_need(needs_of_this_test(), gpu_capabilities());
+}
+
+namespace {
+
+/// `why`, and where the running test's lesson declares its needs but not this one, a clause
+/// that says so: the grader decides from the declarations, before a test runs.
+std::optional<std::string> undeclared(std::optional<std::string> why, bool declared_need,
+                                      const char* key) {
+  if (why && declared().made && !declared_need) {
+    *why += std::string("; its lesson's manifest does not declare this need (gpu.tests, ") + key +
+            "): the grader cannot know it before the test runs";
+  }
+  return why;
+}
+
+} // namespace
+
+std::optional<std::string> wide_rules_refusal() {
+  Needs wide;
+  wide.wide_rules = true;
+  return undeclared(unmet_need(wide, gpu_capabilities()), needs_of_this_test().wide_rules,
+                    "wide_rules");
+}
+
+std::optional<std::string> ldmatrix_rule_refusal() {
+  Needs rule;
+  rule.ldmatrix_rule = true;
+  return undeclared(unmet_need(rule, gpu_capabilities()), needs_of_this_test().ldmatrix_rule,
+                    "ldmatrix_rule");
+}
+
 std::optional<std::string> unverified_rule(const Trace& trace) {
   if (wide_rules_verified()) {
     return std::nullopt;
   }
   for (const TraceEntry& e : trace.entries()) {
     if (e.access.width > kBankBytes) {
-      return "rule not verified on " + gpu_status().arch() + ": the " +
-             std::to_string(e.access.width) +
-             "-byte phase rules of the bank model were measured on sm_90 only ('" + e.what + "')";
+      Needs wide;
+      wide.wide_rules = true;
+      return undeclared(*unmet_need(wide, gpu_capabilities()) + " ('" + e.what + "', " +
+                            std::to_string(e.access.width) + "-byte accesses)",
+                        needs_of_this_test().wide_rules, "wide_rules");
     }
   }
   return std::nullopt;
@@ -174,6 +244,7 @@ void report(const std::string& what, const SharedCounters& m, const SharedCounts
 }
 
 void CounterTest::SetUp() {
+  KIT_REQUIRE_GPU();
   // The session checks a forced refusal first, then the GPU: either way a skip with a reason.
   session_ = std::make_unique<CounterSession>();
   if (!session_->ok()) {

@@ -78,9 +78,8 @@ class LdsmCounterTest : public ::testing::Test {
 protected:
   void SetUp() override {
     KIT_REQUIRE_GPU();
-    if (!kit::wide_rules_verified()) {
-      GTEST_SKIP() << "rule not verified on " << kit::gpu_status().arch()
-                   << ": the ldmatrix phases of the bank model were measured on sm_90 only";
+    if (const auto why = kit::testing::ldmatrix_rule_refusal()) {
+      GTEST_SKIP() << *why;
     }
     session_ = std::make_unique<kit::LdsmSession>();
     if (!session_->ok()) {

@@ -179,8 +179,7 @@ protected:
     std::printf("[kit-ideal] %d checked, %d not checked (8/16-byte rules unverified here)\n",
                 checked_, unverified_);
     if (checked_ == 0 && unverified_ > 0) {
-      GTEST_SKIP() << "rule not verified on " << kit::gpu_status().arch()
-                   << ": the 8- and 16-byte phase rules were measured on sm_90 only";
+      GTEST_SKIP() << *kit::testing::wide_rules_refusal();
     }
   }
   int checked_ = 0;

@@ -49,8 +49,7 @@ protected:
                   unverified_, kit::gpu_status().arch().c_str());
     }
     if (checked_ == 0 && unverified_ > 0) {
-      GTEST_SKIP() << "rule not verified on " << kit::gpu_status().arch()
-                   << ": the 8- and 16-byte phase rules were measured on sm_90 only";
+      GTEST_SKIP() << *kit::testing::wide_rules_refusal();
     }
   }
   int checked_ = 0;
@@ -157,8 +156,7 @@ TEST_F(ModelAgainstCounters, RandomOffsetSets) {
   // CounterSession::kMaxKernels to a profiler pass (kit::measure_patterns);
   // `bank-probe --random N --seed S` measures tens of thousands the same way.
   if (!kit::wide_rules_verified()) {
-    GTEST_SKIP() << "rule not verified on " << kit::gpu_status().arch()
-                 << ": the 8- and 16-byte phase rules were measured on sm_90 only";
+    GTEST_SKIP() << *kit::testing::wide_rules_refusal();
   }
   const std::uint64_t seed = kit::testing::fresh_seed();
   constexpr int kDraws = 4 * kit::CounterSession::kMaxKernels;

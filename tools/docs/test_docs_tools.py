@@ -109,7 +109,9 @@ class Repo:
         """Writes lessons/<folder>/lesson.json (the facts not given: the course's defaults)."""
         data = {"lesson": folder[:2], "title": title, "teaches": title.lower(), "points": 10,
                 "kernel_on_cpu": False, "gpu": {"compute_capability": "7.5", "tma": False,
-                                                "ldmatrix": False, "counters": False}}
+                                                "ldmatrix": False, "stmatrix": False,
+                                                "shared_memory_per_block": 0,
+                                                "counters": False}}
         data.update(facts)
         self.write(f"lessons/{folder}/lesson.json", json.dumps(data, indent=2) + "\n")
 

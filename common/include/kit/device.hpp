@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "kit/needs.hpp"
+
 namespace kit {
 
 /// What the course needs to know about the GPU it runs on.
@@ -33,14 +35,26 @@ struct GpuStatus {
 /// usable GPU (for testing the skip paths).
 const GpuStatus& gpu_status();
 
-/// Architectures (major * 10 + minor) on which the 8- and 16-byte phase rules of the bank
-/// model were read from the counters. Elsewhere, counter tests of those widths skip with
-/// "rule not verified on sm_XY" until someone measures them (run the kit's model-against-counters
-/// suite there and add the architecture when it passes).
-inline constexpr int kWideRulesVerifiedArchs[] = {90};
-
-/// True when the 8- and 16-byte rules were verified on this GPU's architecture.
+/// True when the bank model's 8- and 16-byte rules are verified on this GPU: they were measured
+/// on its architecture (common/gpu_profiles.json, `wide_rules`: docs/measurements.md), or the
+/// course's self-check (`course-admin self-check`) verified them on this GPU and its record,
+/// which the environment variable KIT_SELF_CHECK names, says so (the GPU's name and
+/// architecture). Elsewhere the counter tests of those widths skip with "needs the bank
+/// model's 8- and 16-byte rules verified on this GPU". Under a simulated profile, the profile's
+/// row decides.
 bool wide_rules_verified();
+
+/// What this GPU offers the course's tests (kit/needs.hpp): its compute capability and the
+/// shared memory a block may opt in to, the features of its architecture's profile
+/// (common/gpu_profiles.json) and whether the wide rules are verified on it. The environment
+/// variable `KIT_GPU_PROFILE=sm_75` simulates a profile's GPU for the needs alone (the kit's own
+/// tests use it; the grader's sandbox never passes it): every need is checked against that row,
+/// and everything else still runs on the GPU that is here. Meaningful only when
+/// gpu_status().usable.
+const Capabilities& gpu_capabilities();
+
+/// Why KIT_GPU_PROFILE cannot be simulated (a name no profile has), or nothing.
+std::optional<std::string> profile_problem();
 
 /// The GPU as measurement headers name it ("NVIDIA H200 (sm_90, 132 SMs)"), or
 /// "none (model only): <reason>" without a usable one.

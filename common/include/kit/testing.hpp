@@ -18,15 +18,17 @@
 
 #include "kit/counters.hpp"
 #include "kit/device.hpp"
+#include "kit/needs.hpp"
 #include "kit/pattern.hpp"
 #include "kit/timer.hpp"
 #include "kit/trace.hpp"
 
-/// Skips the test, with the reason, when there is no usable GPU.
+/// Skips the test, with the reason, when there is no usable GPU, or when this GPU does not meet
+/// what the test needs (its lesson's manifest declares it: kit::testing::declare_needs).
 #define KIT_REQUIRE_GPU()                                                                          \
   do {                                                                                             \
-    if (!::kit::gpu_status().usable) {                                                             \
-      GTEST_SKIP() << ::kit::gpu_status().reason;                                                  \
+    if (const auto kit_refused_ = ::kit::testing::gpu_refusal()) {                                 \
+      GTEST_SKIP() << *kit_refused_;                                                               \
     }                                                                                              \
   } while (0)
 
@@ -73,8 +75,32 @@
 
 namespace kit::testing {
 
+/// Declares what the tests of this program need of the GPU: their lesson's needs, and more for
+/// the tests `tests` names. A lesson's GPU test program calls it as it starts, from a
+/// translation unit cmake/CourseLesson.cmake generates from the lesson's manifest (lesson.json,
+/// `gpu`). Returns true, for a static initializer.
+bool declare_needs(const Needs& lesson, std::vector<TestNeeds> tests);
+
+/// What the running test needs (its full GoogleTest name against the declared needs).
+Needs needs_of_this_test();
+
+/// Why this test cannot run on this GPU: no usable GPU (its reason), a simulated profile that
+/// does not exist, or the first declared need this GPU does not meet (one sentence:
+/// "needs the TMA (sm_90 and later); this GPU is sm_86"); nothing when it can run.
+std::optional<std::string> gpu_refusal();
+
+/// Why the bank model's 8- and 16-byte rules cannot be trusted on this GPU, in
+/// kit::unmet_need's sentence, or nothing.
+std::optional<std::string> wide_rules_refusal();
+
+/// Why the bank model's ldmatrix rule cannot be trusted on this GPU (it was measured on the
+/// architectures of common/gpu_profiles.json's `ldmatrix_rule` only), or nothing.
+std::optional<std::string> ldmatrix_rule_refusal();
+
 /// Why the model's rules for a trace's widths cannot be trusted on this GPU (8- and 16-byte
-/// accesses on an unverified architecture), or nothing.
+/// accesses where the rules are not verified), or nothing. A test that needs them declares it
+/// (`wide_rules` in its lesson's manifest), so that the grader knows before it runs; the
+/// sentence says when a test meets this without declaring it.
 std::optional<std::string> unverified_rule(const Trace& trace);
 
 /// A fresh random seed for this test (printed, so a failure can be replayed), or the value

@@ -6,7 +6,9 @@
     "teaches": "columns of a tile; padding its rows",
     "points": 10,
     "kernel_on_cpu": false,
-    "gpu": {"compute_capability": "7.5", "tma": false, "ldmatrix": false, "counters": true},
+    "gpu": {"compute_capability": "7.5", "tma": false, "ldmatrix": false, "stmatrix": false,
+            "shared_memory_per_block": 8448, "counters": true,
+            "tests": [{"tests": ["WideCounters.*"], "wide_rules": true, "why": "..."}]},
     "policy": {"headers": [], "std": [], "names": []},
     "answer_exceptions": [{"file": "demo.hpp", "where": "PaddedTile", "origin": "kTilePitch",
                            "reason": "..."}],
@@ -29,8 +31,15 @@
   student's kernel passes on the CPU: what the CPU run cannot show, and why it matters, never
   the answer (optional).
 - gpu: what the lesson's GPU tests need: the compute capability its kernels are built for at
-  least, the TMA (sm_90), ldmatrix, and the hardware counters (the build checks that a lesson
-  declares counters exactly when it has a counter test file).
+  least, the TMA, ldmatrix, stmatrix, the most shared memory one block of its kernels uses
+  (bytes, static and dynamic: `course-admin shared-memory-needs` measures it on a GPU), and the
+  hardware counters (the build checks that a lesson declares counters exactly when it has a
+  counter test file). `tests` lists the tests that need more than their lesson (GoogleTest
+  names, `*` any run of characters), with what more (any of the keys above; `wide_rules`: the
+  bank model's 8- and 16-byte rules verified on this GPU; `ldmatrix_rule`: its ldmatrix rule,
+  measured on the architectures common/gpu_profiles.json says) and why. The kit skips a test
+  whose need this GPU does not meet, with one sentence; the grader lists it as not gradable
+  before any student code runs (course/model/needs.py).
 - policy: what the lesson's exercise files may use beyond the course-wide lists of
   policy/exercise_rules.py: headers, `std::` names, other names (a name may end in `*`), and
   the kit's names (`kit`, qualified: "kit::Pitched"; a type brings its members): never the
@@ -69,13 +78,31 @@ _COMPUTE_CAPABILITY = re.compile(r"^\d+\.\d$")
 
 
 @dataclass(frozen=True)
+class TestNeeds:
+    """Tests of a lesson that need more than the lesson does, and what more."""
+
+    tests: Tuple[str, ...]  # GoogleTest names; `*` matches any run of characters
+    why: str
+    compute_capability: str = ""
+    tma: bool = False
+    ldmatrix: bool = False
+    stmatrix: bool = False
+    shared_memory_per_block: int = 0
+    wide_rules: bool = False
+    ldmatrix_rule: bool = False
+
+
+@dataclass(frozen=True)
 class GpuNeeds:
     """What a lesson's GPU tests need of the GPU."""
 
     compute_capability: str  # "7.5"
     tma: bool
     ldmatrix: bool
+    stmatrix: bool
+    shared_memory_per_block: int  # bytes
     counters: bool
+    tests: Tuple[TestNeeds, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -179,6 +206,11 @@ class _Reader:
             raise self.fail(where, f"{json.dumps(value)[:60]} is not true or false")
         return value
 
+    def count(self, value: Any, where: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise self.fail(where, f"{json.dumps(value)[:60]} is not a whole number (0 or more)")
+        return value
+
     def strings(self, value: Any, where: str) -> Tuple[str, ...]:
         if not isinstance(value, list):
             raise self.fail(where, f"{json.dumps(value)[:60]} is not a list of strings")
@@ -206,10 +238,7 @@ def parse_manifest(text: str, path: Path, shown: str, number: str) -> Manifest:
     points = d["points"]
     if isinstance(points, bool) or not isinstance(points, (int, float)) or points < 0:
         raise r.fail("points", f"{json.dumps(points)} is not a number of points (0 or more)")
-    g = r.object(d["gpu"], "gpu", ("compute_capability", "tma", "ldmatrix", "counters"))
-    gpu = GpuNeeds(r.string(g["compute_capability"], "gpu.compute_capability", _COMPUTE_CAPABILITY),
-                   r.boolean(g["tma"], "gpu.tma"), r.boolean(g["ldmatrix"], "gpu.ldmatrix"),
-                   r.boolean(g["counters"], "gpu.counters"))
+    gpu = _gpu_needs(r, d["gpu"])
     p = r.object(d.get("policy", {}), "policy", (), ("headers", "std", "names", "kit"))
     policy = PolicyExtras(*(r.strings(p.get(k, []), f"policy.{k}")
                             for k in ("headers", "std", "names", "kit")))
@@ -250,6 +279,56 @@ def parse_manifest(text: str, path: Path, shown: str, number: str) -> Manifest:
                     r.string(d["gpu_judges"], "gpu_judges") if "gpu_judges" in d else "")
 
 
+#: What a test may need beyond its lesson (the keys of a gpu.tests entry besides tests, why).
+_TEST_NEEDS = ("compute_capability", "tma", "ldmatrix", "stmatrix", "shared_memory_per_block",
+               "wide_rules", "ldmatrix_rule")
+_TEST_NAME = re.compile(r"^[A-Za-z0-9_*]+\.[A-Za-z0-9_*/]+$")
+
+
+def _gpu_needs(r: _Reader, value: Any) -> GpuNeeds:
+    g = r.object(value, "gpu", ("compute_capability", "tma", "ldmatrix", "stmatrix",
+                                "shared_memory_per_block", "counters"), ("tests",))
+    tests = []
+    for where, e in r.objects(g.get("tests", []), "gpu.tests"):
+        e = r.object(e, where, ("tests", "why"), _TEST_NEEDS)
+        names = r.strings(e["tests"], f"{where}.tests")
+        if not names:
+            raise r.fail(f"{where}.tests", "lists no test")
+        for i, name in enumerate(names):
+            r.string(name, f"{where}.tests[{i}]", _TEST_NAME)
+        if not any(k in e for k in _TEST_NEEDS):
+            raise r.fail(where, f"says no need (give one of {', '.join(_TEST_NEEDS)})")
+        tests.append(TestNeeds(
+            names, r.string(e["why"], f"{where}.why"),
+            r.string(e["compute_capability"], f"{where}.compute_capability", _COMPUTE_CAPABILITY)
+            if "compute_capability" in e else "",
+            *(r.boolean(e.get(k, False), f"{where}.{k}") for k in ("tma", "ldmatrix", "stmatrix")),
+            r.count(e.get("shared_memory_per_block", 0), f"{where}.shared_memory_per_block"),
+            *(r.boolean(e.get(k, False), f"{where}.{k}") for k in ("wide_rules", "ldmatrix_rule"))))
+    return GpuNeeds(r.string(g["compute_capability"], "gpu.compute_capability", _COMPUTE_CAPABILITY),
+                    r.boolean(g["tma"], "gpu.tma"), r.boolean(g["ldmatrix"], "gpu.ldmatrix"),
+                    r.boolean(g["stmatrix"], "gpu.stmatrix"),
+                    r.count(g["shared_memory_per_block"], "gpu.shared_memory_per_block"),
+                    r.boolean(g["counters"], "gpu.counters"), tuple(tests))
+
+
+def _gpu_json(g: GpuNeeds) -> Dict[str, Any]:
+    data: Dict[str, Any] = {
+        "compute_capability": g.compute_capability, "tma": g.tma, "ldmatrix": g.ldmatrix,
+        "stmatrix": g.stmatrix, "shared_memory_per_block": g.shared_memory_per_block,
+        "counters": g.counters}
+    if g.tests:
+        data["tests"] = [
+            {"tests": list(t.tests),
+             **({"compute_capability": t.compute_capability} if t.compute_capability else {}),
+             **{k: True for k in ("tma", "ldmatrix", "stmatrix") if getattr(t, k)},
+             **({"shared_memory_per_block": t.shared_memory_per_block}
+                if t.shared_memory_per_block else {}),
+             **{k: True for k in ("wide_rules", "ldmatrix_rule") if getattr(t, k)},
+             "why": t.why} for t in g.tests]
+    return data
+
+
 _memo: Dict[Tuple[str, int, int], Manifest] = {}
 
 
@@ -281,8 +360,7 @@ def manifest_json(m: Manifest) -> str:
         "points": int(m.points) if float(m.points).is_integer() else m.points,
         "kernel_on_cpu": m.kernel_on_cpu,
         **({"gpu_judges": m.gpu_judges} if m.gpu_judges else {}),
-        "gpu": {"compute_capability": m.gpu.compute_capability, "tma": m.gpu.tma,
-                "ldmatrix": m.gpu.ldmatrix, "counters": m.gpu.counters}}
+        "gpu": _gpu_json(m.gpu)}
     policy = (("headers", m.policy.headers), ("std", m.policy.std), ("names", m.policy.names),
               ("kit", m.policy.kit))
     if any(v for _, v in policy):

@@ -13,7 +13,8 @@ from course.model.course_model import CourseError, find_lessons
 from course.model.manifest import manifest_json, parse_manifest
 
 GOOD = {"lesson": "03", "title": "T", "teaches": "t", "points": 10, "kernel_on_cpu": False,
-        "gpu": {"compute_capability": "7.5", "tma": False, "ldmatrix": False, "counters": True}}
+        "gpu": {"compute_capability": "7.5", "tma": False, "ldmatrix": False, "stmatrix": False,
+                "shared_memory_per_block": 4096, "counters": True}}
 
 
 def parse(data, number: str = "03"):
@@ -57,6 +58,30 @@ class Refusals(ToolTest):
         self.assertEqual(parse(GOOD).gpu_judges, "")
         self.assertNotIn("gpu_judges", parse(GOOD).to_json())
         self.assertRefused(dict(GOOD, gpu_judges=["speed"]), "gpu_judges")
+
+    def test_what_tests_need_beyond_their_lesson(self):
+        entry = {"tests": ["Stores.*", "DemoCounters.PairStore*"], "wide_rules": True,
+                 "why": "8-byte stores"}
+        m = parse(dict(GOOD, gpu=dict(GOOD["gpu"], tests=[entry])))
+        self.assertEqual(m.gpu.shared_memory_per_block, 4096)
+        self.assertEqual(m.gpu.tests[0].tests, ("Stores.*", "DemoCounters.PairStore*"))
+        self.assertTrue(m.gpu.tests[0].wide_rules)
+        self.assertFalse(m.gpu.tests[0].ldmatrix_rule)
+        self.assertEqual(parse(m.to_json()), m, "written as read")
+        self.assertRefused(dict(GOOD, gpu=dict(GOOD["gpu"], tests=[dict(entry, tests=[])])),
+                           "gpu.tests[0].tests", "no test")
+        self.assertRefused(dict(GOOD, gpu=dict(GOOD["gpu"], tests=[dict(entry, tests=["x y"])])),
+                           "gpu.tests[0].tests[0]")
+        self.assertRefused(dict(GOOD, gpu=dict(GOOD["gpu"], tests=[
+            {"tests": ["A.B"], "why": "w"}])), "gpu.tests[0]", "says no need")
+        self.assertRefused(dict(GOOD, gpu=dict(GOOD["gpu"], tests=[dict(entry, fp64=True)])),
+                           "gpu.tests[0]", "unknown key fp64")
+        self.assertRefused(dict(GOOD, gpu=dict(GOOD["gpu"], tests=[
+            {k: v for k, v in entry.items() if k != "why"}])), "gpu.tests[0]", "missing why")
+        self.assertRefused(dict(GOOD, gpu=dict(GOOD["gpu"], shared_memory_per_block=-1)),
+                           "gpu.shared_memory_per_block")
+        self.assertRefused(dict(GOOD, gpu=dict(GOOD["gpu"], shared_memory_per_block="4 KB")),
+                           "gpu.shared_memory_per_block")
 
     def test_what_is_refused(self):
         self.assertRefused("{", "not JSON")
