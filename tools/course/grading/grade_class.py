@@ -227,7 +227,8 @@ def _grade_one(student: Student, slot: Slot, folder: Path, out: Path, args, pin:
         return outcome
     keep_exercises(course, folder / "checkout", folder / EXERCISES)
     key = {"commit": outcome.commit, "pin": pin, "machine": where,
-           "lessons": args.lessons or "all"}
+           "lessons": args.lessons or "all",
+           **({"counters": "treated as refused"} if args.counters_refused else {})}
     record = folder / "graded.json"
     if not args.again and record.is_file() and (folder / "score.json").is_file():
         try:
@@ -246,6 +247,8 @@ def _grade_one(student: Student, slot: Slot, folder: Path, out: Path, args, pin:
         argv += ["--lessons", args.lessons]
     if args.pass_mark is not None:
         argv += ["--pass-mark", str(args.pass_mark)]
+    if args.counters_refused:
+        argv += ["--counters-refused"]
     with open(folder / "grade.log", "w") as log:
         proc = subprocess.run(argv, cwd=str(course), stdout=log, stderr=subprocess.STDOUT,
                               env=slot.env)
@@ -568,6 +571,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--pass-mark", type=percentage, help="each report's pass mark, in percent")
     ap.add_argument("--require-complete", action="store_true",
                     help="exit 3 when a grade has points not gradable on this machine")
+    ap.add_argument("--counters-refused", action="store_true",
+                    help="grade as if the machine refused the hardware counters "
+                         "(grade_run.sh --counters-refused)")
     ap.add_argument("--again", action="store_true",
                     help="grade every student, even one graded before at the same commit")
     ap.add_argument("--jobs", "-j", type=int, default=default_jobs(),

@@ -47,7 +47,7 @@ from course.model.cli import (Parser, default_jobs, module_command, percentage, 
                               split_list, write_text_atomic)
 from course.model.course_model import (Build, CourseError, LESSON_FILES, find_lessons,
                                        lesson_by_number)
-from course.grading import grade_tests, grade_tree
+from course.grading import grade_tests, grade_tree, self_check
 from course.grading.build_lessons import grading_build
 from course.grading.points_table import POINTS_RECORD, course_points, table_json
 
@@ -83,17 +83,20 @@ def configured_as(build_dir: Path, wanted: dict) -> bool:
 
 
 def check_machine(build_dir: Path, box, has_gpu: bool, gpu_why: str) -> dict:
-    """The grader's own check of the machine, in the sandbox the tests run in."""
+    """The grader's own check of the machine, in the sandbox the tests run in (with the
+    self-check record of this GPU, where the grader made one)."""
     if not has_gpu:
         return {"gpu": False, "reason": gpu_why, "description": "no GPU", "counters": False,
                 "counters_reason": "no GPU"}
     program = build_dir / "bin" / "course-machine-check"
+    record = self_check.record_path(build_dir)
     with tempfile.TemporaryDirectory(prefix="course-machine-") as tmp:
         scratch = Path(tmp)
         for sub in ("home", "tmp"):
             (scratch / sub).mkdir()
-        env = box.environment(scratch, {})
-        argv, shown = box.files([str(program)], env, scratch)
+        env = box.environment(scratch, {grade_tests.SELF_CHECK_VARIABLE: str(record)}
+                              if record.is_file() else {})
+        argv, shown = box.files([str(program)], env, scratch, [record])
         argv = box.command(argv, scratch, env, scratch, shown, gpu=True)
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=120,
                               env=env)  # bubblewrap's own too (see grade_tests.Runner.run)
@@ -157,6 +160,22 @@ def grade(args) -> int:
     tests = grade_tests.planned_tests(build_dir, "student", lessons)
     box = grade_tests.grading_sandbox(args.not_isolated, hidden)
     facts = check_machine(build_dir, box, gpu_name is not None, gpu_why)
+    if facts.get("gpu") and not facts.get("wide_rules") and facts.get("counters"):
+        # The bank model's 8- and 16-byte rules were not measured on this architecture: the
+        # self-check measures them on this GPU, once per GPU, driver and course (its record is
+        # kept in the build folder), before any student code runs.
+        say("the self-check of the bank model on this GPU (once per GPU, driver and course)")
+        probe_log = build.build_target("bank-probe", args.jobs, capture=True)
+        if probe_log.returncode != 0:
+            raise CourseError(f"bank-probe does not build: {probe_log.stdout[-500:]}")
+        outcome = self_check.check(build_dir, say=lambda line: print(f"   {line}", flush=True))
+        if outcome.status == 0:
+            facts = check_machine(build_dir, box, True, gpu_why)
+    if args.counters_refused and facts.get("counters"):
+        # The instructor's switch: grade as on a machine that refuses the counters (what a
+        # rented GPU often does), to see what such a machine grades.
+        facts["counters"] = False
+        facts["counters_reason"] = "treated as refused (grade_run.sh --counters-refused)"
     write_text_atomic(records / "machine.json", json.dumps(facts, indent=1) + "\n")
     say(f"machine: {facts.get('description')}; counters: "
         f"{'readable' if facts.get('counters') else 'not readable: ' + facts.get('counters_reason', '')}")
@@ -203,6 +222,9 @@ def main(argv: List[str]) -> int:
                     help="seconds one lesson's build may take (default 900)")
     ap.add_argument("--jobs", "-j", type=int, default=default_jobs(),
                     help="compilations and CPU tests at once (default: the number of CPUs)")
+    ap.add_argument("--counters-refused", action="store_true",
+                    help="grade as if this machine refused the hardware counters: its counter "
+                         "tests are listed as not gradable here (the report says why)")
     ap.add_argument("--no-policy", action="store_true",
                     help="take the exercise files unchecked (the report says so)")
     ap.add_argument("--not-isolated", action="store_true",

@@ -20,8 +20,10 @@ A test whose program is missing did not build, and is not run; a test whose prog
 one the grading build made (build_lessons.py's record, <build>/course/programs.json: the file's
 sha256 under that build's id) is not run either, and fails with the reason; a skip is a skip;
 anything else fails, with the reason. Whether a GPU test can be graded on this machine comes
-from the grader's own check of the machine (`--machine`, machine_check.json), never from what a
-test printed.
+from the grader's own check of the machine (`--machine`, machine_check.json) and what the pinned
+course's manifests say the test needs (model/needs.py), decided before the test would run, never
+from what a test printed: a test whose need this machine does not meet is not run, and listed as
+not gradable here with the need's sentence.
 
 Writes --junit (ctest's JUnit format, which grade.py reads) and --record (the evidence: the
 sandbox and what it showed each test, the machine, the grading build's id, every test's exit
@@ -56,10 +58,11 @@ from typing import Dict, List, Optional, Tuple
 from xml.sax.saxutils import escape, quoteattr
 
 from course.model.cli import Parser, jobs_option, run_main, split_list, write_text_atomic
-from course.model.course_model import (Build, CourseError, is_inside, parse_lesson_number,
-                                       split_test_name)
+from course.model.course_model import (Build, CourseError, find_lessons, is_inside,
+                                       parse_lesson_number, split_test_name)
 from course.model.ctest_results import (MEASUREMENT_PREFIXES, ResultError, failure_location,
                                         list_tests)
+from course.model.needs import Capabilities, Needs, Profiles, needs_of, read_profiles, unmet
 from course.model.safe_text import one_line
 from course.model.trust import PROGRAMS_RECORD, file_hash
 from course.grading.build_lessons import Made
@@ -72,6 +75,8 @@ FAILED = "failed"
 SKIPPED = "skipped"
 NOT_GRADABLE = "not gradable here"
 NOT_BUILT = "did not build"
+#: The variable that names the self-check record to the kit (kit/device.hpp).
+SELF_CHECK_VARIABLE = "KIT_SELF_CHECK"
 
 #: The end of a test's output that the grader reads (a skip's reason, a sanitizer run's last
 #: line), and the most of a report it reads.
@@ -185,13 +190,22 @@ def planned_tests(build_dir: Path, tree: str, lessons: List[str]) -> List[Planne
 
 @dataclass
 class Machine:
-    """The grader's own check of the machine (machine_check.py): can GPU tests be graded?"""
+    """The grader's own check of the machine (course-machine-check, in the tests' sandbox): can
+    GPU tests be graded, and what does its GPU offer them?"""
 
     gpu: bool
     reason: str = ""  # why not
     description: str = ""
     counters: bool = False
     counters_reason: str = ""
+    arch: str = ""  # "sm_90"
+    compute_capability: int = 0  # major * 10 + minor
+    shared_memory_per_block: int = 0  # the most a block may opt in to, bytes
+    tma: bool = False
+    ldmatrix: bool = False
+    stmatrix: bool = False
+    wide_rules: bool = False  # the bank model's 8- and 16-byte rules verified on this GPU
+    ldmatrix_rule: bool = False  # its ldmatrix rule measured on this GPU's architecture
 
     @classmethod
     def read(cls, path: Optional[Path]) -> "Machine":
@@ -199,7 +213,39 @@ class Machine:
             return cls(False, "the machine was not checked")
         data = json.loads(path.read_text())
         return cls(bool(data.get("gpu")), data.get("reason", ""), data.get("description", ""),
-                   bool(data.get("counters")), data.get("counters_reason", ""))
+                   bool(data.get("counters")), data.get("counters_reason", ""),
+                   str(data.get("arch", "")), int(data.get("compute_capability") or 0),
+                   int(data.get("shared_memory_per_block") or 0),
+                   *(bool(data.get(k)) for k in ("tma", "ldmatrix", "stmatrix", "wide_rules",
+                                                 "ldmatrix_rule")))
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(self.arch, self.compute_capability, self.shared_memory_per_block,
+                            self.tma, self.ldmatrix, self.stmatrix, self.wide_rules,
+                            self.ldmatrix_rule, self.counters, self.counters_reason)
+
+
+def declared_needs(tests: List[Planned], course: Path) -> Dict[str, Needs]:
+    """What each GPU test of a lesson needs, from the pinned course's manifests (never from a
+    student's copy, never from what a test prints): its lesson's `gpu`, more where a `tests`
+    entry names it, and the counters where its file reads them (the `counters` label). A
+    sanitizer run needs what every test it runs needs."""
+    manifests = {f"lesson{lesson.number}": lesson.manifest.gpu for lesson in find_lessons(course)}
+    out: Dict[str, Needs] = {}
+    for t in tests:
+        parts = split_test_name(t.name)
+        if not t.gpu or parts is None or parts.label not in manifests:
+            continue
+        each = [needs_of(manifests[parts.label], name, "counters" in t.labels)
+                for name in t.gtest_names] or \
+            [needs_of(manifests[parts.label], "", "counters" in t.labels)]
+        out[t.name] = Needs(max(n.compute_capability for n in each),
+                            *(any(getattr(n, k) for n in each)
+                              for k in ("tma", "ldmatrix", "stmatrix")),
+                            max(n.shared_memory_per_block for n in each),
+                            *(any(getattr(n, k) for n in each)
+                              for k in ("wide_rules", "ldmatrix_rule", "counters")))
+    return out
 
 
 class Programs:
@@ -261,13 +307,16 @@ class Programs:
 class Runner:
     def __init__(self, sandbox: Sandbox, scratch_root: Path, machine: Machine,
                  programs: Optional[Programs] = None, build: Optional[Build] = None,
-                 keep_failing: bool = False):
+                 keep_failing: bool = False, needs: Optional[Dict[str, Needs]] = None,
+                 profiles: Optional[Profiles] = None):
         self.sandbox = sandbox
         self.scratch_root = scratch_root
         self.machine = machine
         self.programs = programs
         self.build = build
         self.keep_failing = keep_failing
+        self.needs = needs or {}
+        self.profiles = profiles
         self._count = 0
         self._lock = threading.Lock()
 
@@ -286,8 +335,12 @@ class Runner:
         env = self.sandbox.environment(scratch, dict(test.environment))
         env["GTEST_OUTPUT"] = f"xml:{report}"
         cwd = Path(test.cwd) if Path(test.cwd).is_dir() else scratch
-        # Its programs, their libraries and what the build says it reads: nothing else.
+        # Its programs, their libraries and what the build says it reads: nothing else (and,
+        # for a GPU test, the grader's self-check record of this GPU, which its environment
+        # names: the kit reads it).
         reads = self.build.test_reads(test.name) if self.build is not None else []
+        if test.gpu and env.get(SELF_CHECK_VARIABLE):
+            reads = [*reads, Path(env[SELF_CHECK_VARIABLE])]
         argv, shown = self.sandbox.files(test.command, env, cwd, reads)
         places = self.sandbox.places(shown, test.gpu) if self.sandbox.isolated else []
         return self.sandbox.command(argv, scratch, env, cwd, shown, gpu=test.gpu), env, cwd, places
@@ -302,6 +355,11 @@ class Runner:
                                labels=test.labels)
             return Verdict(test.name, FAILED, "its GPU program was not built although this "
                                               "machine has a GPU", labels=test.labels)
+        # What the test needs that this GPU lacks, decided before any student code runs.
+        if test.gpu and self.machine.gpu and test.name in self.needs:
+            why = unmet(self.needs[test.name], self.machine.capabilities(), self.profiles)
+            if why is not None:
+                return Verdict(test.name, NOT_GRADABLE, why, labels=test.labels)
         # Only programs the grading build made, as it made them: never an earlier build's.
         refused, programs = self.programs.check(test)
         if refused is not None:
@@ -331,10 +389,6 @@ class Runner:
             judge_gtest(test, v, parsed, code, output)
         if v.status == SKIPPED and test.gpu and not self.machine.gpu:
             v.status, v.detail = NOT_GRADABLE, f"no GPU: {self.machine.reason}"
-        elif v.status == SKIPPED and test.gpu and not self.machine.counters and \
-                "counter" in v.detail.lower():
-            v.status = NOT_GRADABLE
-            v.detail = f"counters refused on this machine: {self.machine.counters_reason}"
         v.detail = one_line(v.detail, DETAIL_CHARS)  # the test's report is the student's to write
         v.output = kept_output(v, printed, self.keep_failing)
         shutil.rmtree(scratch, ignore_errors=True)
@@ -582,8 +636,11 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
     time, in order, once no shared GPU test runs. A test runs only the programs the grading
     build made (`programs`). `build`: the build folder, whose list of what tests read the sandbox
     shows them; keep_failing: --keep-failing-output."""
+    course = (build or Build(programs.dir)).source_dir
+    needs = declared_needs(tests, course)
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
-    runner = Runner(sandbox, scratch_root, machine, programs, build, keep_failing)
+    runner = Runner(sandbox, scratch_root, machine, programs, build, keep_failing, needs,
+                    read_profiles(course) if needs else None)
     results: Dict[str, Verdict] = {}
     done = [0]
     lock = threading.Lock()

@@ -67,6 +67,7 @@ def manifest(folder: str, title: str, points: int = 10) -> str:
     return json.dumps({"lesson": folder[:2], "title": title, "teaches": f"{title.lower()}",
                        "points": points, "kernel_on_cpu": False,
                        "gpu": {"compute_capability": "7.5", "tma": False, "ldmatrix": False,
+                               "stmatrix": False, "shared_memory_per_block": 0,
                                "counters": False}}, indent=2) + "\n"
 
 
@@ -94,6 +95,10 @@ def make_course(root: Path, lessons: Optional[Dict[str, str]] = None,
         (d / "demo.hpp").write_text("// demo\n")
         (root / "tests" / folder).mkdir(parents=True)
         (root / "tests" / folder / "cpu_exercise_x_test.cpp").write_text("// test\n")
+    # The GPU architectures the course describes: what the grader holds declared needs to.
+    (root / "common").mkdir(exist_ok=True)
+    shutil.copyfile(str(ROOT / "common" / "gpu_profiles.json"),
+                    str(root / "common" / "gpu_profiles.json"))
     return root
 
 

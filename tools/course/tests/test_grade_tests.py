@@ -137,9 +137,20 @@ class Evidence(Runner):
         got = self.grade("--machine", machine)
         self.assertEqual((got["G.Skip"]["status"], got["G.Skip"]["detail"]),
                          ("not gradable here", "no GPU: nvidia-smi not found"))
-        machine.write_text(json.dumps({"gpu": True, "counters": True}))
+        h100 = {"gpu": True, "counters": True, "arch": "sm_90", "compute_capability": 90,
+                "shared_memory_per_block": 232448, "tma": True, "ldmatrix": True,
+                "stmatrix": True, "wide_rules": True, "ldmatrix_rule": True}
+        machine.write_text(json.dumps(h100))
         got = self.grade("--machine", machine)
         self.assertEqual(got["G.Skip"]["status"], "skipped")  # a GPU here: the test's own skip
+        # A GPU short of what the lesson's manifest says its tests need: not gradable, not run
+        # (the stand-in would have skipped).
+        machine.write_text(json.dumps(dict(h100, arch="sm_61", compute_capability=61)))
+        got = self.grade("--machine", machine)
+        self.assertEqual((got["G.Skip"]["status"], got["G.Skip"]["detail"]),
+                         ("not gradable here", "needs compute capability 7.5 (sm_75) or later; "
+                                               "this GPU is sm_61"))
+        self.assertEqual(got["G.Skip"]["exit_code"], None)
 
 
 @unittest.skipUnless(BOX.isolated, f"no sandbox here: {BOX.reason}")
