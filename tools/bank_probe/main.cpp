@@ -3,15 +3,17 @@
 // model can be fitted and checked again offline.
 //
 //   bank-probe --random 20000 --seed 7 [--first 0]    random draws (kit/pattern_draws.hpp)
-//   bank-probe --structured                            lane pairs, triples and runs
+//   bank-probe --structured [--every 7 --offset 3]     lane pairs, triples and runs (a sample)
 //   bank-probe --patterns FILE                         the patterns of an earlier output, again
 //   ... [--output FILE] [--append] [--check]
 //
 // Draw i of a seed depends on nothing else, so a long probe is run in parts (--first, --append)
-// across calls of a few minutes. --check: exit status 3 when any pattern's counters differ from
-// the model. Without a GPU, or with counters refused, the
-// counter columns stay empty and a note says why. Bad arguments: one line and exit status 2; a
-// failure while measuring: 1.
+// across calls of a few minutes. --every K --offset J keeps the structured patterns whose index
+// is J modulo K, each with its index in the whole set: a sample of every kind of case in the
+// set, for a check of bounded time (the course's self-check). --check: exit status 3 when any
+// pattern's counters differ from the model. Without a GPU, or with counters refused, the counter
+// columns stay empty and a note says why. Bad arguments: one line and exit status 2; a failure
+// while measuring: 1.
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -35,12 +37,15 @@ namespace {
 using course_tools::UsageError;
 
 constexpr const char* kUsage =
-    "usage: bank-probe (--random N [--seed S] [--first K] | --structured | --patterns FILE)\n"
+    "usage: bank-probe (--random N [--seed S] [--first K] |\n"
+    "                   --structured [--every K [--offset J]] | --patterns FILE)\n"
     "                  [--output FILE] [--append] [--check]\n"
     "Measures one warp instruction per pattern with the hardware counters (wavefronts per\n"
     "request) and writes it beside the bank model's count, one CSV row per pattern.\n"
     "--random N: draws K..K+N-1 of seed S (default 1); --structured: lane pairs, triples and\n"
-    "runs of 8- and 16-byte accesses; --patterns FILE: the patterns of an earlier output.\n"
+    "runs of 8- and 16-byte accesses (with --every K: only those whose index is J modulo K,\n"
+    "--offset J, default 0: a sample that keeps each pattern's index); --patterns FILE: the\n"
+    "patterns of an earlier output.\n"
     "--append adds rows to --output without a header. --check: exit status 3 when a pattern's\n"
     "counters differ from the model.\n";
 
@@ -49,6 +54,8 @@ struct Options {
   std::uint64_t count = 0;
   std::uint64_t seed = 1;
   std::uint64_t first = 0;
+  std::uint64_t every = 1; // --structured: keep index i where i % every == offset
+  std::uint64_t offset = 0;
   std::string patterns;
   std::string output;
   bool append = false;
@@ -66,7 +73,7 @@ Options parse(int argc, char** argv) {
     }
     o.set = s;
   };
-  bool seeded = false, firsted = false;
+  bool seeded = false, firsted = false, everyed = false, offsetted = false;
   while (!args.done()) {
     const std::string a = args.next();
     if (a == "--help" || a == "-h") {
@@ -83,6 +90,12 @@ Options parse(int argc, char** argv) {
       o.first =
           static_cast<std::uint64_t>(course_tools::parse_int(args.value(a), a, 0, 999999999999LL));
       firsted = true;
+    } else if (a == "--every") {
+      o.every = static_cast<std::uint64_t>(course_tools::parse_int(args.value(a), a, 1, 1000000));
+      everyed = true;
+    } else if (a == "--offset") {
+      o.offset = static_cast<std::uint64_t>(course_tools::parse_int(args.value(a), a, 0, 999999));
+      offsetted = true;
     } else if (a == "--structured") {
       set_once(Options::Set::structured, a);
     } else if (a == "--patterns") {
@@ -103,6 +116,16 @@ Options parse(int argc, char** argv) {
   }
   if ((seeded || firsted) && o.set != Options::Set::random) {
     throw UsageError(std::string(seeded ? "--seed" : "--first") + " goes with --random");
+  }
+  if ((everyed || offsetted) && o.set != Options::Set::structured) {
+    throw UsageError(std::string(everyed ? "--every" : "--offset") + " goes with --structured");
+  }
+  if (offsetted && !everyed) {
+    throw UsageError("--offset goes with --every K");
+  }
+  if (o.offset >= o.every) {
+    throw UsageError("--offset: '" + std::to_string(o.offset) + "' is not less than --every " +
+                     std::to_string(o.every));
   }
   if (o.append && o.output.empty()) {
     throw UsageError("--append adds to --output FILE: give it");
@@ -247,11 +270,19 @@ int run(const Options& o) {
   } else if (o.set == Options::Set::structured) {
     std::uint64_t i = 0;
     for (const kit::Pattern& pattern : kit::structured_patterns()) {
-      Probe p;
-      p.set = "structured";
-      p.index = i++;
-      p.pattern = pattern;
-      probes.push_back(p);
+      if (i % o.every == o.offset) {
+        Probe p;
+        p.set = "structured";
+        p.index = i;
+        p.pattern = pattern;
+        probes.push_back(p);
+      }
+      ++i;
+    }
+    if (probes.empty()) {
+      throw UsageError("--every " + std::to_string(o.every) + " --offset " +
+                       std::to_string(o.offset) + ": no structured pattern has such an index (" +
+                       std::to_string(i) + " patterns)");
     }
   } else {
     probes = read_patterns(o.patterns);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """CPU tests of the bank-probe command: its error paths (one line, exit status 2), the
 model-only output on a machine without a usable GPU (forced with KIT_FORCE_NO_GPU, so it
-behaves the same everywhere), draws that do not depend on where a probe starts, and patterns
-read back from an earlier output."""
+behaves the same everywhere), draws that do not depend on where a probe starts, a sample of the
+structured set (--every, --offset), and patterns read back from an earlier output."""
 
 import csv
 import os
@@ -61,6 +61,13 @@ class Errors(unittest.TestCase):
                 (["--patterns", bad_mask], "mask 'zz'"),
                 (["--random", "3", "--output", "/nonexistent/dir/x.csv"], "cannot write"),
                 (["--random", "3", "--frobnicate"], "unknown argument"),
+                (["--random", "5", "--every", "3"], "--every goes with --structured"),
+                (["--patterns", bad_header, "--offset", "1"], "--offset goes with --structured"),
+                (["--structured", "--offset", "2"], "--offset goes with --every"),
+                (["--structured", "--every", "0"], "--every: '0' is out of range"),
+                (["--structured", "--every", "4", "--offset", "4"], "is not less than --every 4"),
+                (["--structured", "--every", "900000", "--offset", "899999"],
+                 "no structured pattern has such an index"),
             ]
             for args, words in cases:
                 with self.subTest(args=args):
@@ -99,6 +106,24 @@ class ModelOnly(unittest.TestCase):
         self.assertGreater(len(wide_masked), len(table) // 3)
         self.assertEqual({r["op"] for r in table}, {"load", "store"})
         self.assertEqual({r["width"] for r in table}, {"1", "2", "4", "8", "16"})
+
+    def test_a_structured_sample_keeps_every_kth_pattern_with_its_index(self):
+        whole = rows(run("--structured").stdout)
+        samples = []
+        for offset in range(7):
+            p = run("--structured", "--every", "7", "--offset", str(offset))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            sample = rows(p.stdout)
+            self.assertEqual(sample, [r for r in whole if int(r["index"]) % 7 == offset])
+            samples += sample
+        # The seven offsets together are the whole set, each pattern once.
+        self.assertEqual(sorted(samples, key=lambda r: int(r["index"])), whole)
+        # Offset 0 by default; a sample holds both widths, loads and stores, and lane triples.
+        default = rows(run("--structured", "--every", "7").stdout)
+        self.assertEqual([r["index"] for r in default], [r["index"] for r in samples[:len(default)]])
+        self.assertEqual({r["width"] for r in default}, {"8", "16"})
+        self.assertEqual({r["op"] for r in default}, {"load", "store"})
+        self.assertTrue(any(r["name"].endswith("three groups") for r in default))
 
     def test_patterns_read_back_keep_their_model_counts(self):
         first = run("--structured").stdout

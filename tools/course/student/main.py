@@ -7,6 +7,8 @@
   next            what to do next: the lesson, the file to edit and the command
   progress        build the lessons reached, run their tests: the table, what to do next
   reset NN        put lesson NN's starter files back as shipped (asks first)
+  self-check      check the course's bank model against this GPU's counters (about 2 minutes,
+                  once per GPU and driver): the 8- and 16-byte rules were measured on an sm_90
 
 Examples:
   ./course test 03 --cpu
@@ -15,6 +17,7 @@ Examples:
   ./course next
   ./course progress
   ./course reset 03
+  ./course self-check
 
 A lesson is done when its GPU exercise tests passed; without a GPU its CPU part can pass, but
 its kernel is not checked and it is not finished. Once every CPU test of a lesson passes, `test`
@@ -29,12 +32,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Dict, List, Tuple
 
-from course.model.cli import (Parser, jobs_option, lesson_number, make_dir, run_main, seconds,
-                              text_output_that_never_fails, write_text_atomic)
+from course.model.cli import (Parser, default_jobs, jobs_option, lesson_number, make_dir,
+                              module_command, run_main, seconds, text_output_that_never_fails,
+                              write_text_atomic)
 from course.model.course_model import (Build, COMMAND, CourseError, Lesson, LessonBuild, ROOT,
                                        SANITIZE_LABEL, build_status_json, default_build_dir,
                                        lesson_by_number, read_build_status, state_dir)
@@ -97,7 +102,8 @@ def run_tests(build: Build, lessons: List[Lesson], kind: str, jobs: int, rerun: 
     be shown again (progress_cache). Returns (every registered test, the results, {label: when
     the reused results were taken})."""
     tests = list_tests(build.dir)
-    plans = progress_cache.plan(lessons, tests, kind, store, progress_cache.machine_key,
+    plans = progress_cache.plan(lessons, tests, kind, store,
+                                lambda: progress_cache.machine_key(build.dir),
                                 leave_out=[SANITIZE_LABEL])
     results: Dict[str, TestResult] = {}
     taken = {}
@@ -371,6 +377,28 @@ def cmd_reset(args) -> int:
 
 
 # ------------------------------------------------------------------------------------------
+# self-check
+# ------------------------------------------------------------------------------------------
+
+def cmd_self_check(args) -> int:
+    """The instructors' self-check of the bank model (course.grading.self_check) on this build's
+    bank-probe, run as its own program (the student's room does not import grading's); its exit
+    status: 0 verified, 3 patterns differ, 1 cannot run here."""
+    build = Build(args.build_dir, args.source_dir)
+    build.require_configured()
+    made = build.build_target("bank-probe", default_jobs(), capture=True)
+    if made.returncode != 0:
+        raise CourseError(f"bank-probe does not build in {build.dir}: "
+                          f"{(made.stdout or '').strip()[-400:]}")
+    command = [*module_command("course.grading.self_check"), "--build-dir", str(build.dir)]
+    if args.force:
+        command.append("--force")
+    if args.seed is not None:
+        command += ["--seed", args.seed]
+    return subprocess.run(command).returncode
+
+
+# ------------------------------------------------------------------------------------------
 
 def make_parser() -> Parser:
     ap = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
@@ -444,6 +472,14 @@ def make_parser() -> Parser:
     p.add_argument("--yes", "-y", action="store_true", help="do not ask")
     p.add_argument("--from", dest="from_ref", metavar="REF",
                    help="restore from this tag or commit (default: the newest starters-vN tag)")
+
+    p = command("self-check", cmd_self_check, "check the course's bank model against this GPU's "
+                "counters: a few thousand patterns, about 2 minutes, once per GPU and driver "
+                "(the record: <build folder>/self-check/rules.json)")
+    p.add_argument("--force", action="store_true", help="measure again, even where a record of "
+                   "this GPU, driver and course is there")
+    p.add_argument("--seed", metavar="S", help="the random draws' seed (default: a fresh one, "
+                   "printed): the same patterns as an earlier run")
     return ap
 
 

@@ -30,11 +30,15 @@ FILE_NAME = "results.json"
 #: The environment that changes what a test program does (the kit reads these), or which GPU it
 #: runs on.
 SETTINGS = ("KIT_SMALL", "KIT_SEED", "KIT_FORCE_NO_GPU", "KIT_COUNTERS_REFUSE",
-            "CUDA_VISIBLE_DEVICES")
+            "KIT_GPU_PROFILE", "CUDA_VISIBLE_DEVICES")
+#: The self-check's record in a build folder (`./course self-check`): the kit reads it, so a new
+#: one can turn a skip into a run.
+SELF_CHECK_RECORD = Path("self-check") / "rules.json"
 
 
-def machine_key() -> str:
-    """The GPUs (name, driver, UUID) nvidia-smi lists, or why there are none, and the settings."""
+def machine_key(build_dir: Optional[Path] = None) -> str:
+    """The GPUs (name, driver, UUID) nvidia-smi lists, or why there are none, the settings, and
+    the self-check record of the build folder (its hash), if any."""
     smi = shutil.which("nvidia-smi")
     gpus = "no nvidia-smi"
     if smi:
@@ -46,7 +50,9 @@ def machine_key() -> str:
         except (OSError, subprocess.TimeoutExpired) as e:
             gpus = f"nvidia-smi failed: {e}"
     settings = ";".join(f"{k}={os.environ.get(k, '')}" for k in SETTINGS)
-    return f"{gpus}|{settings}"
+    record = build_dir / SELF_CHECK_RECORD if build_dir is not None else None
+    checked = _file_hash(record, {}) if record is not None and record.is_file() else "none"
+    return f"{gpus}|{settings}|self-check={checked}"
 
 
 def _file_hash(path: Path, memo: Dict[str, str]) -> str:
@@ -210,6 +216,8 @@ def keep_lesson(state_dir: Path, lesson: Lesson, tests: Dict[str, TestInfo],
     shows them again while nothing changes."""
     store = ResultStore(state_dir)
     for kind in kinds:
-        for p in plan([lesson], tests, kind, store, machine_key, leave_out):
+        # state_dir is the build folder's course/ (Build.state_dir).
+        for p in plan([lesson], tests, kind, store, lambda: machine_key(state_dir.parent),
+                      leave_out):
             store.keep(p.entry, p.key, {n: r for n, r in results.items() if n in p.tests})
     store.save()

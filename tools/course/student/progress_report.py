@@ -45,6 +45,11 @@ CPU_ON_DEMAND = ("not built yet is not failed: a lesson's CPU tests are built wh
                  "(the lessons before it pass theirs, or you edit its files), or now with "
                  "`{command}`")
 
+#: How the kit's sentence for a test whose need this GPU does not meet begins ("needs the TMA
+#: (sm_90 and later); this GPU is sm_86"): such a test cannot run here, whatever the student
+#: writes (docs/instructors.md lists which GPUs run which lessons).
+NEEDS_MORE = "needs "
+
 #: The footnote of a lesson whose GPU test programs are not built yet.
 GPU_ON_DEMAND = ("not built yet is not failed: a lesson's GPU tests are built once its CPU tests "
                  "pass (or now, with `{build} --target lessonNN`)")
@@ -65,6 +70,7 @@ class LessonProgress:
     gpu_passed: int = 0
     gpu_total: int = 0
     gpu_skipped: int = 0
+    gpu_beyond: int = 0  # skipped because this GPU lacks what they need (kit/needs.hpp)
     gpu_exercises: int = 0
     gpu_exercises_passed: int = 0
     exercise_passed: int = 0
@@ -146,6 +152,7 @@ class LessonProgress:
             self.gpu_exercises_passed += passed and exercise
             if skipped:
                 self.gpu_skipped += 1
+                self.gpu_beyond += res.reason.startswith(NEEDS_MORE)
                 if res.reason not in self.skip_reasons:
                     self.skip_reasons.append(res.reason)
         else:
@@ -244,6 +251,8 @@ class Table:
             marks += self._mark(SANITIZER_RUNS_LEFT_OUT.format(build=self.build_dir))
         if p.gpu_skipped == p.gpu_total:
             return f"skipped: {short_reason(p.skip_reasons[0])} {marks}"
+        if p.gpu_skipped and p.gpu_beyond == p.gpu_skipped:
+            return f"{p.gpu_passed}/{p.gpu_total}, {p.gpu_beyond} beyond this GPU {marks}"
         if p.gpu_skipped:
             return f"{p.gpu_passed}/{p.gpu_total}, {p.gpu_skipped} skipped {marks}"
         return f"{p.gpu_passed}/{p.gpu_total}" + (f" {marks}" if marks else "")

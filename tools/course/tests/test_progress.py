@@ -14,9 +14,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from course.student import progress_cache
 from course_testing import (CPU, FIXTURES, GPU, TOOLS, ToolTest, failed, junit_case, junit_file,
                             make_build, make_course, passed, passing_output, skipped_gpu,
-                            test_list)
+                            skipped_output, test_list)
 
 GPU_GUARD = "gpu;guard;lesson01;student"
 
@@ -234,6 +235,16 @@ class Progress(ToolTest):
         proc = self.progress(str(junit_file(self.tmp / "done-guard-skipped.xml", cases)))
         self.assertRegex(self.row(proc.stdout, "01"), r"\bdone \(GPU exercise tests passed\)$")
 
+    def test_a_test_this_gpu_cannot_run_is_beyond_it_and_says_what_it_needs(self):
+        need = "needs the TMA (sm_90 and later); this GPU is sm_86"
+        beyond = junit_case("student/lesson01/C.Tma", status="notrun", labels=GPU,
+                            output=skipped_output("C.Tma", need),
+                            skipped="SKIP_REGULAR_EXPRESSION_MATCHED")
+        cases = [passed("A.Cpu", CPU), passed("B.Gpu", GPU), beyond]
+        proc = self.progress(str(junit_file(self.tmp / "beyond.xml", cases)))
+        self.assertIn("1/2, 1 beyond this GPU [1]", self.row(proc.stdout, "01"))
+        self.assertIn(f"[1] {need}", proc.stdout)
+
     def test_without_a_gpu_a_lesson_is_never_done(self):
         # Every CPU test passes; the GPU exercise test is skipped: the kernel is unchecked.
         cases = [passed("A.Cpu", CPU), skipped_gpu("B.Gpu")]
@@ -355,6 +366,19 @@ class ProgressOnAGpu(ToolTest):
         exercise.write_text(exercise.read_text() + "// edited\n")
         self.progress(cases)
         self.assertEqual(len([c for c in self.calls() if "--output-junit" in c]), 2)
+
+    def test_a_new_self_check_record_is_another_machine(self):
+        # The kit reads the record (KIT_SELF_CHECK): with a new one, a test skipped for rules
+        # not verified may run, so GPU results kept before it are not shown again.
+        before = progress_cache.machine_key(self.build)
+        record = self.build / "self-check" / "rules.json"
+        record.parent.mkdir()
+        record.write_text('{"verified": true}\n')
+        verified = progress_cache.machine_key(self.build)
+        self.assertNotEqual(before, verified)
+        self.assertEqual(verified, progress_cache.machine_key(self.build))
+        record.write_text('{"verified": false}\n')
+        self.assertNotEqual(verified, progress_cache.machine_key(self.build))
 
     def test_a_changed_program_runs_its_tests_again(self):
         program = self.tmp / "lesson01_student_cpu"
