@@ -33,6 +33,10 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
                     "run a grading build's tests, each in a sandbox, verdicts from GoogleTest"),
     "hostile": ("course.grading.hostile.run_hostile",
                 "the hostile-submission suite: cheating exercise files graded for real"),
+    "self-check": ("course.grading.self_check",
+                   "the bank model against this GPU's counters: a few thousand single-instruction "
+                   "patterns, about 2 minutes, a record per GPU, driver and course (where it "
+                   "agrees, the 8- and 16-byte rules count as verified on this GPU)"),
     # the policy and the checks of what students see
     "policy": ("course.policy.exercise_policy",
                "hold exercise files to the exercise-file policy"),
@@ -43,6 +47,10 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
     # the course's own checks and measurements
     "fail-first": ("course.ci.fail_first",
                    "every exercise test fails on the starter and passes on the solution"),
+    "shared-memory-needs": ("course.ci.shared_memory_needs",
+                            "each lesson's declared shared memory per block against what its "
+                            "kernels really use on this GPU (cudaFuncGetAttributes, the launches' "
+                            "dynamic sizes)"),
     "slowest-tests": ("course.ci.slowest_tests", "where a JUnit report's time goes"),
     "loop-bench": ("course.ci.loop_bench", "time the student's loop, step by step"),
     "student-repo": ("course.ci.make_student_repo",
@@ -53,7 +61,8 @@ COMMANDS: Dict[str, Tuple[str, str]] = {
                    "on the starter and pass on the stub solution"),
     "regenerate": ("course.authoring.regenerate",
                    "write again what the course generates from its lessons' manifests (the "
-                   "README's lesson table, the Classroom workflow)"),
+                   "README's lesson table, the Classroom workflow, the GPU table of "
+                   "docs/instructors.md)"),
 }
 
 

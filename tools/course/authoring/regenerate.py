@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes again what the course generates from its lessons' manifests (lessons/NN_topic/
-lesson.json): the course README's lesson table and the GitHub Classroom workflow
-(.github/workflows/classroom.yml, one step per lesson worth its points). With --check, writes
-nothing and lists what is stale.
+lesson.json): the course README's lesson table, the GitHub Classroom workflow
+(.github/workflows/classroom.yml, one step per lesson worth its points) and the instructors'
+guide's table of which GPUs grade which lessons (docs/instructors.md, from the manifests' `gpu`
+needs, the lessons' test files and common/gpu_profiles.json). With --check, writes nothing and
+lists what is stale.
 
   ./course-admin regenerate            # after adding a lesson or editing a manifest
   ./course-admin regenerate --check    # exit 1 when something is stale
@@ -18,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Callable, List, Tuple
 
+from course.authoring import gpu_table
 from course.model import lesson_table
 from course.model.cli import Parser, run_main, write_text_atomic
 from course.model.course_model import CourseError, ROOT, find_lessons
@@ -35,7 +38,8 @@ def generated(course: Path) -> List[Tuple[Path, Callable[[str], str]]]:
     if not lessons:
         raise CourseError(f"{course} has no lessons")
     return [(README, lambda old: lesson_table.rewrite(old, lessons)),
-            (CLASSROOM, lambda _old: classroom_workflow(course, lessons))]
+            (CLASSROOM, lambda _old: classroom_workflow(course, lessons)),
+            (gpu_table.GUIDE, lambda old: gpu_table.rewrite(old, course, lessons))]
 
 
 def regenerate(course: Path, check: bool) -> List[str]:

@@ -86,7 +86,7 @@ class NewLesson(ToolTest):
         own = [p for p in changed if p.split("/")[:2] in (["lessons", FOLDER],
                                                           ["solutions", FOLDER], ["tests", FOLDER])]
         self.assertEqual(sorted(set(changed) - set(own)),
-                         [".github/workflows/classroom.yml", "README.md"])
+                         [".github/workflows/classroom.yml", "README.md", "docs/instructors.md"])
         self.assertIn(f"lessons/{FOLDER}/lesson.json", own)
         manifest = json.loads((self.course / "lessons" / FOLDER / "lesson.json").read_text())
         self.assertEqual((manifest["lesson"], manifest["title"]), (NUMBER, "A staging layout"))
