@@ -40,7 +40,8 @@ struct GpuProfile {
   bool ldmatrix_rule; ///< and its ldmatrix rule
 };
 
-/// Every profile, by compute capability (generated from common/gpu_profiles.json).
+/// Every profile, by compute capability (kit/gpu_profiles.inc, which `./course-admin
+/// regenerate` writes from common/gpu_profiles.json).
 inline const std::vector<GpuProfile>& gpu_profiles() {
   static const std::vector<GpuProfile> profiles = {
 #include "kit/gpu_profiles.inc"

@@ -3,8 +3,9 @@
 lesson.json): the course README's lesson table, the GitHub Classroom workflow
 (.github/workflows/classroom.yml, one step per lesson worth its points) and the instructors'
 guide's table of which GPUs grade which lessons (docs/instructors.md, from the manifests' `gpu`
-needs, the lessons' test files and common/gpu_profiles.json). With --check, writes nothing and
-lists what is stale.
+needs, the lessons' test files and common/gpu_profiles.json), and the kit's copy of those
+profiles (common/include/kit/gpu_profiles.inc). With --check, writes nothing and lists what is
+stale.
 
   ./course-admin regenerate            # after adding a lesson or editing a manifest
   ./course-admin regenerate --check    # exit 1 when something is stale
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Callable, List, Tuple
 
 from course.authoring import gpu_table
-from course.model import lesson_table
+from course.model import lesson_table, needs
 from course.model.cli import Parser, run_main, write_text_atomic
 from course.model.course_model import CourseError, ROOT, find_lessons
 from course.grading.grade import classroom_workflow
@@ -39,7 +40,8 @@ def generated(course: Path) -> List[Tuple[Path, Callable[[str], str]]]:
         raise CourseError(f"{course} has no lessons")
     return [(README, lambda old: lesson_table.rewrite(old, lessons)),
             (CLASSROOM, lambda _old: classroom_workflow(course, lessons)),
-            (gpu_table.GUIDE, lambda old: gpu_table.rewrite(old, course, lessons))]
+            (gpu_table.GUIDE, lambda old: gpu_table.rewrite(old, course, lessons)),
+            (needs.PROFILES_CPP, lambda _old: needs.profiles_cpp(course))]
 
 
 def regenerate(course: Path, check: bool) -> List[str]:

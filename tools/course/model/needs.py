@@ -20,6 +20,10 @@ from course.model.manifest import GpuNeeds
 
 #: The GPU architectures the course describes, from the course's root.
 PROFILES = Path("common") / "gpu_profiles.json"
+#: The same rows for the kit (kit/needs.hpp's kit::gpu_profiles()), generated from PROFILES by
+#: `./course-admin regenerate`: a header in the source tree, so that everything that reads the
+#: kit's headers without a build (the exercise-file policy's parser among them) finds it.
+PROFILES_CPP = Path("common") / "include" / "kit" / "gpu_profiles.inc"
 
 
 def _cc(text: str) -> int:
@@ -93,6 +97,23 @@ def read_profiles(course: Path) -> Profiles:
         first[feature] = next((r.arch for r in rows if getattr(r, feature)), "none")
     first["ldmatrix_rule"] = ", ".join(r.arch for r in rows if r.ldmatrix_rule) or "none"
     return Profiles(rows, first)
+
+
+def profiles_cpp(course: Path) -> str:
+    """kit/gpu_profiles.inc: one kit::GpuProfile initializer per row of PROFILES."""
+    try:
+        data = json.loads((course / PROFILES).read_text(encoding="utf-8"))
+        lines = [f"// Generated from {PROFILES.as_posix()} by ./course-admin regenerate."]
+        for p in data["profiles"]:
+            flags = ", ".join("true" if p[k] else "false"
+                              for k in ("tma", "ldmatrix", "stmatrix", "wide_rules",
+                                        "ldmatrix_rule"))
+            lines.append(f'{{"{p["arch"]}", "{p["gpus"]}", {_cc(p["compute_capability"])}, '
+                         f'{int(p["shared_memory_per_block"])}u, '
+                         f'{int(p["shared_memory_per_sm"])}u, {flags}}},')
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise CourseError(f"{PROFILES}: cannot read the GPU profiles ({e})") from None
+    return "\n".join(lines) + "\n"
 
 
 def capabilities_of(profiles: Profiles, cc: int, shared_memory_per_block: int,

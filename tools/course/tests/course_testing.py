@@ -96,9 +96,9 @@ def make_course(root: Path, lessons: Optional[Dict[str, str]] = None,
         (root / "tests" / folder).mkdir(parents=True)
         (root / "tests" / folder / "cpu_exercise_x_test.cpp").write_text("// test\n")
     # The GPU architectures the course describes: what the grader holds declared needs to.
-    (root / "common").mkdir(exist_ok=True)
-    shutil.copyfile(str(ROOT / "common" / "gpu_profiles.json"),
-                    str(root / "common" / "gpu_profiles.json"))
+    (root / "common" / "include" / "kit").mkdir(parents=True, exist_ok=True)
+    for rel in ("gpu_profiles.json", "include/kit/gpu_profiles.inc"):
+        shutil.copyfile(str(ROOT / "common" / rel), str(root / "common" / rel))
     return root
 
 

@@ -16,7 +16,8 @@ from course.grading.grade_tests import Machine, Planned, Runner, declared_needs
 from course.grading.sandbox import Sandbox
 from course.model.course_model import find_lessons
 from course.model.manifest import GpuNeeds, TestNeeds
-from course.model.needs import Capabilities, Needs, capabilities_of, needs_of, read_profiles, unmet
+from course.model.needs import (PROFILES_CPP, Capabilities, Needs, capabilities_of, needs_of,
+                               profiles_cpp, read_profiles, unmet)
 
 CASES = ROOT / "tests" / "common" / "needs_cases.txt"
 
@@ -53,6 +54,11 @@ class Sentences(unittest.TestCase):
                                  sentence)
             cases += 1
         self.assertGreater(cases, 0)
+
+    def test_the_kits_profiles_are_the_json_rows(self):
+        # The kit reads kit/gpu_profiles.inc (kit/needs.hpp); `regenerate` writes it.
+        self.assertEqual((ROOT / PROFILES_CPP).read_text(), profiles_cpp(ROOT),
+                         "./course-admin regenerate writes common/include/kit/gpu_profiles.inc")
 
     def test_refused_counters(self):
         caps = Capabilities("sm_90", 90, 232448, True, True, True, counters=False,
