@@ -168,7 +168,7 @@ class PutBack(CourseCopy):
     def test_the_courses_own_pages_count_for_every_lesson(self):
         # The kit's documentation once gave lesson 08's Part 2 as its example swizzle.
         root = self.course("08")
-        (root / "common" / "include" / "kit").mkdir(parents=True)
+        (root / "common" / "include" / "kit").mkdir(parents=True, exist_ok=True)
         (root / "common" / "include" / "kit" / "layout.hpp").write_text(
             "/// Example: Swizzle<5, 0, 5> on a 32 x 32 float tile gives r * 32 + (c ^ r).\n"
             "template <int B, int M, int S>\nstruct Swizzle {};\n")

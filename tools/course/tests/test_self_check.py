@@ -99,7 +99,7 @@ class SelfCheck(ToolTest):
         smi.write_text(FAKE_SMI.replace("{python}", sys.executable))
         smi.chmod(0o755)
         self.source = make_course(self.tmp / "course")
-        (self.source / "common" / "include" / "kit").mkdir(parents=True)
+        (self.source / "common" / "include" / "kit").mkdir(parents=True, exist_ok=True)
         self.model = self.source / "common" / "include" / "kit" / "bank_model.hpp"
         self.model.write_text("// the bank model\n")
         self.build = make_build(self.tmp / "build", self.source)
