@@ -124,8 +124,8 @@ def graded_tests(lesson: Lesson, course: Path) -> List[GradedTest]:
 # ------------------------------------------------------------------------------------------
 
 def short_unmet(needs: Needs, caps: Capabilities) -> List[str]:
-    """Every need of `needs` that `caps` does not meet, in a few words each (in the order of
-    model/needs.py's unmet, whose sentence says the first of them in full)."""
+    """Every need of `needs` that `caps` does not meet, in a few words each, in the order of
+    model/needs.py's unmet (the table names the first, whose sentence the grader gives)."""
     out = []
     if needs.compute_capability > caps.compute_capability:
         out.append(f"needs {arch_name(needs.compute_capability)}")
@@ -206,7 +206,8 @@ def gpu_table(course: Path, lessons: Sequence[Lesson]) -> GpuTable:
             for t in gpu:
                 sentence = unmet(need(t), caps, profiles)
                 if sentence is not None:
-                    why = " and ".join(short_unmet(need(t), caps)) or sentence
+                    # The first need the GPU lacks, as the grader's sentence says it.
+                    why = (short_unmet(need(t), caps) or [sentence])[0]
                     by_reason.setdefault(why, []).append(t)
             stopped[caps.arch] = {why: total(each) for why, each in by_reason.items()}
         spec = table.get(lesson.label)
