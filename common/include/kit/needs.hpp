@@ -19,10 +19,10 @@ namespace kit {
 
 /// What a test needs (0 and false: nothing).
 struct Needs {
-  int compute_capability = 0; ///< major * 10 + minor: 90 for 9.0
-  bool tma = false;           ///< the tensor memory accelerator (cp.async.bulk.tensor)
-  bool ldmatrix = false;
-  bool stmatrix = false;
+  int compute_capability = 0;              ///< major * 10 + minor: 90 for 9.0
+  bool tma = false;                        ///< the tensor memory accelerator (cp.async.bulk.tensor)
+  bool ldmatrix = false;                   ///< the ldmatrix instruction
+  bool stmatrix = false;                   ///< the stmatrix instruction
   std::size_t shared_memory_per_block = 0; ///< bytes, static and dynamic
   bool wide_rules = false;    ///< the bank model's 8- and 16-byte rules verified on this GPU
   bool ldmatrix_rule = false; ///< the bank model's ldmatrix rule measured on this architecture
@@ -30,18 +30,20 @@ struct Needs {
 
 /// A GPU architecture the course describes (common/gpu_profiles.json).
 struct GpuProfile {
-  const char* arch; ///< "sm_86"
-  const char* gpus; ///< "A10G, A40, RTX 30"
-  int compute_capability;
+  const char* arch;                    ///< "sm_86"
+  const char* gpus;                    ///< "A10G, A40, RTX 30"
+  int compute_capability;              ///< major * 10 + minor
   std::size_t shared_memory_per_block; ///< the most a block may opt in to, bytes
-  std::size_t shared_memory_per_sm;
-  bool tma, ldmatrix, stmatrix;
+  std::size_t shared_memory_per_sm;    ///< bytes
+  bool tma;                            ///< the tensor memory accelerator
+  bool ldmatrix;                       ///< the ldmatrix instruction
+  bool stmatrix;                       ///< the stmatrix instruction
   bool wide_rules;    ///< the bank model's 8- and 16-byte rules were measured on this architecture
   bool ldmatrix_rule; ///< and its ldmatrix rule
 };
 
-/// Every profile, by compute capability (kit/gpu_profiles.inc, which `./course-admin
-/// regenerate` writes from common/gpu_profiles.json).
+/// Every profile, by compute capability (kit/gpu_profiles.inc, which
+/// course-admin regenerate writes from common/gpu_profiles.json).
 inline const std::vector<GpuProfile>& gpu_profiles() {
   static const std::vector<GpuProfile> profiles = {
 #include "kit/gpu_profiles.inc"
@@ -61,13 +63,15 @@ inline const GpuProfile* gpu_profile(const std::string& arch) {
 
 /// What a GPU offers the course's tests.
 struct Capabilities {
-  std::string arch; ///< "sm_90"
-  int compute_capability = 0;
-  std::size_t shared_memory_per_block = 0;
-  bool tma = false, ldmatrix = false, stmatrix = false;
-  bool wide_rules = false;
-  bool ldmatrix_rule = false;
-  std::string simulated; ///< the profile simulated (KIT_GPU_PROFILE), or empty
+  std::string arch;                        ///< "sm_90"
+  int compute_capability = 0;              ///< major * 10 + minor
+  std::size_t shared_memory_per_block = 0; ///< the most a block may opt in to, bytes
+  bool tma = false;                        ///< the tensor memory accelerator
+  bool ldmatrix = false;                   ///< the ldmatrix instruction
+  bool stmatrix = false;                   ///< the stmatrix instruction
+  bool wide_rules = false;    ///< the bank model's 8- and 16-byte rules verified on this GPU
+  bool ldmatrix_rule = false; ///< the bank model's ldmatrix rule measured on its architecture
+  std::string simulated;      ///< the profile simulated (KIT_GPU_PROFILE), or empty
 };
 
 /// A GPU of compute capability `cc` with `shared_memory_per_block` bytes for a block: the
@@ -91,7 +95,7 @@ inline Capabilities capabilities_of(int cc, std::size_t shared_memory_per_block)
   return c;
 }
 
-namespace needs_detail {
+namespace detail {
 
 inline std::string kb(std::size_t bytes) {
   char buf[32];
@@ -120,7 +124,7 @@ inline std::string archs_with(bool GpuProfile::*feature) {
   return archs.empty() ? "none" : archs;
 }
 
-} // namespace needs_detail
+} // namespace detail
 
 /// The first need of `needs` that `gpu` does not meet, as one sentence, or nothing.
 inline std::optional<std::string> unmet_need(const Needs& needs, const Capabilities& gpu) {
@@ -131,23 +135,20 @@ inline std::optional<std::string> unmet_need(const Needs& needs, const Capabilit
     why = "needs compute capability " + std::to_string(cc / 10) + "." + std::to_string(cc % 10) +
           " (sm_" + std::to_string(cc) + ") or later; " + here;
   } else if (needs.tma && !gpu.tma) {
-    why = "needs the TMA (" + needs_detail::first_with(&GpuProfile::tma) + " and later); " + here;
+    why = "needs the TMA (" + detail::first_with(&GpuProfile::tma) + " and later); " + here;
   } else if (needs.ldmatrix && !gpu.ldmatrix) {
-    why = "needs ldmatrix (" + needs_detail::first_with(&GpuProfile::ldmatrix) + " and later); " +
-          here;
+    why = "needs ldmatrix (" + detail::first_with(&GpuProfile::ldmatrix) + " and later); " + here;
   } else if (needs.stmatrix && !gpu.stmatrix) {
-    why = "needs stmatrix (" + needs_detail::first_with(&GpuProfile::stmatrix) + " and later); " +
-          here;
+    why = "needs stmatrix (" + detail::first_with(&GpuProfile::stmatrix) + " and later); " + here;
   } else if (needs.shared_memory_per_block > gpu.shared_memory_per_block) {
-    why = "needs " + needs_detail::kb(needs.shared_memory_per_block) +
-          " of shared memory per block; " + here + ", which gives a block at most " +
-          needs_detail::kb(gpu.shared_memory_per_block);
+    why = "needs " + detail::kb(needs.shared_memory_per_block) + " of shared memory per block; " +
+          here + ", which gives a block at most " + detail::kb(gpu.shared_memory_per_block);
   } else if (needs.wide_rules && !gpu.wide_rules) {
     why = "needs the bank model's 8- and 16-byte rules verified on this GPU; " + gpu.arch +
           " is not verified (course-admin self-check verifies them)";
   } else if (needs.ldmatrix_rule && !gpu.ldmatrix_rule) {
     why = "needs the bank model's ldmatrix rule, measured on " +
-          needs_detail::archs_with(&GpuProfile::ldmatrix_rule) + " only; " + here;
+          detail::archs_with(&GpuProfile::ldmatrix_rule) + " only; " + here;
   }
   if (why && !gpu.simulated.empty()) {
     *why += " (simulated: KIT_GPU_PROFILE=" + gpu.simulated + ")";
@@ -181,8 +182,8 @@ inline bool name_matches(const std::string& pattern, const std::string& name) {
 
 /// Tests that need more than their lesson: their names (patterns), and what they need.
 struct TestNeeds {
-  std::vector<std::string> tests;
-  Needs needs;
+  std::vector<std::string> tests; ///< GoogleTest names ("Suite.Name"), `*` for any characters
+  Needs needs;                    ///< what they need besides their lesson's needs
 };
 
 /// What the test `name` needs: its lesson's needs, and more where an entry names it.

@@ -1,7 +1,7 @@
 /// @file shared_memory_audit.hpp
 /// @brief The shared-memory audit: what one block of each kernel a test program launches really
 /// uses, for the check that each lesson's declared need (`gpu.shared_memory_per_block` in its
-/// lesson.json) is true (`./course-admin shared-memory-needs`).
+/// lesson.json) is true (`course-admin shared-memory-needs`).
 ///
 /// With `KIT_SHARED_MEMORY_AUDIT=<file>` in its environment, a GPU test program (every program
 /// linked with kit_testing) watches each kernel launch through CUPTI's callbacks: the runtime's
