@@ -38,6 +38,7 @@ Exit status: 0 when every test ran (whatever their verdicts), 2 for bad usage.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -62,7 +63,8 @@ from course.model.course_model import (Build, CourseError, find_lessons, is_insi
                                        parse_lesson_number, split_test_name)
 from course.model.ctest_results import (MEASUREMENT_PREFIXES, ResultError, failure_location,
                                         list_tests)
-from course.model.needs import Capabilities, Needs, Profiles, needs_of, read_profiles, unmet
+from course.model.needs import (Capabilities, Needs, Profiles, merged, needs_of, read_profiles,
+                               unmet)
 from course.model.safe_text import one_line
 from course.model.trust import PROGRAMS_RECORD, file_hash
 from course.grading.build_lessons import Made
@@ -239,12 +241,7 @@ def declared_needs(tests: List[Planned], course: Path) -> Dict[str, Needs]:
         each = [needs_of(manifests[parts.label], name, "counters" in t.labels)
                 for name in t.gtest_names] or \
             [needs_of(manifests[parts.label], "", "counters" in t.labels)]
-        out[t.name] = Needs(max(n.compute_capability for n in each),
-                            *(any(getattr(n, k) for n in each)
-                              for k in ("tma", "ldmatrix", "stmatrix")),
-                            max(n.shared_memory_per_block for n in each),
-                            *(any(getattr(n, k) for n in each)
-                              for k in ("wide_rules", "ldmatrix_rule", "counters")))
+        out[t.name] = functools.reduce(merged, each)
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Dict, List, Optional
 
@@ -129,20 +129,22 @@ def capabilities_of(profiles: Profiles, cc: int, shared_memory_per_block: int,
                    wide_rules=same and base.wide_rules, ldmatrix_rule=same and base.ldmatrix_rule)
 
 
+def merged(a: Needs, b: Needs) -> Needs:
+    """What a test needs that needs both: the larger of each amount, either of each feature."""
+    return Needs(*(max(getattr(a, f.name), getattr(b, f.name)) for f in fields(Needs)))
+
+
 def needs_of(gpu: GpuNeeds, test: str, counters: bool) -> Needs:
     """What the test `test` ("Suite.Name", GoogleTest's name) of a lesson with these declared
     needs needs: its lesson's, and more where a `tests` entry names it; `counters` where it
     reads the counters (its file's name says so: its label)."""
     n = Needs(_cc(gpu.compute_capability), gpu.tma, gpu.ldmatrix, gpu.stmatrix,
-              gpu.shared_memory_per_block, False, False, counters)
+              gpu.shared_memory_per_block, counters=counters)
     for entry in gpu.tests:
         if any(fnmatch.fnmatchcase(test, pattern) for pattern in entry.tests):
-            n = Needs(max(n.compute_capability, _cc(entry.compute_capability)),
-                      n.tma or entry.tma, n.ldmatrix or entry.ldmatrix,
-                      n.stmatrix or entry.stmatrix,
-                      max(n.shared_memory_per_block, entry.shared_memory_per_block),
-                      n.wide_rules or entry.wide_rules, n.ldmatrix_rule or entry.ldmatrix_rule,
-                      n.counters)
+            n = merged(n, Needs(_cc(entry.compute_capability), entry.tma, entry.ldmatrix,
+                                entry.stmatrix, entry.shared_memory_per_block, entry.wide_rules,
+                                entry.ldmatrix_rule))
     return n
 
 
