@@ -143,7 +143,11 @@ function(_course_test_names source out_var)
   foreach(match IN LISTS found)
     string(REGEX REPLACE "^[ \t\r\n]*TEST(_F)?${ws}\\(${ws}(${id})${ws},${ws}(${id})${ws}\\)$"
                          "\\2.\\3" name "${match}")
-    list(APPEND names "${name}")
+    # GoogleTest runs a DISABLED_ test only when asked (--gtest_also_run_disabled_tests): such a
+    # test is a helper another test runs (kit/testing_cpu_run.hpp), not a test of ctest's.
+    if(NOT name MATCHES "(^|\\.)DISABLED_")
+      list(APPEND names "${name}")
+    endif()
   endforeach()
   set(${out_var} "${names}" PARENT_SCOPE)
 endfunction()

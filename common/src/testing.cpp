@@ -1,5 +1,7 @@
 #include "kit/testing.hpp"
 
+#include "kit/testing_cpu_run.hpp"
+
 #include "kit/pattern_bench.hpp"
 #include "kit/prediction.hpp"
 #include "kit/trace.hpp"
@@ -193,9 +195,10 @@ void report(const SlowdownVerdict& v) {
 }
 
 void report(const std::string& what, const SharedCounters& m, const SharedCounts& e) {
+  const std::string shown = m.from_cpu_recording ? what + " (from the CPU recording)" : what;
   std::printf("[kit-counters] %s: load %s wavefronts/request (model %s), store %s (model %s), "
               "requests %llu/%llu (model %llu/%llu)\n",
-              what.c_str(),
+              shown.c_str(),
               shown_or_held(per_request(m.sass.load_wavefronts, m.sass.load_requests)).c_str(),
               shown_or_held(per_request(e.load_wavefronts, e.load_requests)).c_str(),
               shown_or_held(per_request(m.sass.store_wavefronts, m.sass.store_requests)).c_str(),
@@ -213,19 +216,27 @@ void report(const std::string& what, const SharedCounters& m, const SharedCounts
   if (m == expected) {
     return ::testing::AssertionSuccess();
   }
+  // Where the grader found the counters refused, the counts are the CPU run's (its recording of
+  // the same launch): the message says so rather than speak of counters.
+  const bool cpu = measured.from_cpu_recording;
+  const char* source = cpu ? "CPU run " : "counters";
   std::ostringstream s;
-  s << "hardware counters differ from the bank model\n"
+  s << (cpu ? "the CPU recording of the launch (the counters are refused on this machine) "
+            : "hardware counters ")
+    << "differs from the bank model\n"
     << "           requests   wavefronts   wavefronts/request\n"
-    << "  loads    counters " << m.load_requests << " / " << m.load_wavefronts << " ("
+    << "  loads    " << source << " " << m.load_requests << " / " << m.load_wavefronts << " ("
     << per_request(m.load_wavefronts, m.load_requests) << ")   model " << expected.load_requests
     << " / " << expected.load_wavefronts << " ("
     << per_request(expected.load_wavefronts, expected.load_requests) << ")\n"
-    << "  stores   counters " << m.store_requests << " / " << m.store_wavefronts << " ("
+    << "  stores   " << source << " " << m.store_requests << " / " << m.store_wavefronts << " ("
     << per_request(m.store_wavefronts, m.store_requests) << ")   model " << expected.store_requests
     << " / " << expected.store_wavefronts << " ("
     << per_request(expected.store_wavefronts, expected.store_requests) << ")\n"
-    << "  (bank-conflict counters: load " << measured.load_bank_conflicts << ", store "
-    << measured.store_bank_conflicts << "; kernels measured: " << measured.kernels << ")\n";
+    << (cpu ? ""
+            : "  (bank-conflict counters: load " + std::to_string(measured.load_bank_conflicts) +
+                  ", store " + std::to_string(measured.store_bank_conflicts) +
+                  "; kernels measured: " + std::to_string(measured.kernels) + ")\n");
   if (m.load_requests != expected.load_requests || m.store_requests != expected.store_requests) {
     s << "Requests differ: the kernel does not issue the instructions the trace describes. The "
          "compiler may have merged neighbouring accesses into a wider one (two 4-byte loads "
@@ -243,8 +254,27 @@ void report(const std::string& what, const SharedCounters& m, const SharedCounts
   return ::testing::AssertionFailure() << s.str();
 }
 
+bool counts_from_cpu_recording() {
+  const std::optional<std::string> from = env(kCountsFromVariable);
+  if (!from || from->empty() || *from == "counters") {
+    return false;
+  }
+  if (*from == "cpu-recording") {
+    return true;
+  }
+  throw std::invalid_argument(std::string(kCountsFromVariable) + "=" + *from +
+                              ": the counts come from `counters` or `cpu-recording`");
+}
+
 void CounterTest::SetUp() {
   KIT_REQUIRE_GPU();
+  if (counts_from_cpu_recording()) {
+    std::printf("[kit-note] the counts of this test come from the CPU recording: the grader "
+                "found the counters refused on this machine (%s=cpu-recording)\n",
+                kCountsFromVariable);
+    std::fflush(stdout);
+    return;
+  }
   // The session checks a forced refusal first, then the GPU: either way a skip with a reason.
   session_ = std::make_unique<CounterSession>();
   if (!session_->ok()) {
@@ -252,10 +282,50 @@ void CounterTest::SetUp() {
   }
 }
 
+CounterSession& CounterTest::session() {
+  if (session_ == nullptr) {
+    throw std::logic_error("this test reads the hardware counters themselves, and its counts "
+                           "come from the CPU recording here (" +
+                           std::string(kCountsFromVariable) +
+                           "=cpu-recording): only measure() of a RecordedLaunch can take them "
+                           "from there; its lesson's manifest must not list it in "
+                           "gpu.cpu_recording");
+  }
+  return *session_;
+}
+
+SharedCounters CounterTest::measure(const RecordedLaunch& which,
+                                    const std::function<void()>& launch) {
+  if (session_ != nullptr) {
+    return session_->measure(launch);
+  }
+  std::string error;
+  const std::vector<CpuRecorded> runs = record_launches({which}, &error);
+  if (runs.empty()) {
+    throw std::runtime_error("no CPU recording of " + which.kernel + " " +
+                             std::to_string(which.rows) + " x " + std::to_string(which.cols) +
+                             ": " + error);
+  }
+  SharedCounters c;
+  c.sass = runs.front().counts;
+  c.from_cpu_recording = true;
+  return c;
+}
+
 SharedCounters CounterTest::expect_counts(const std::string& what, const Trace& trace,
                                           const std::function<void()>& launch) {
   const SharedCounts expected = trace.expected();
-  const SharedCounters measured = session_->measure(launch);
+  const SharedCounters measured = session().measure(launch);
+  report(what, measured, expected);
+  EXPECT_TRUE(counts_match(measured, expected, &trace)) << "while measuring: " << what;
+  return measured;
+}
+
+SharedCounters CounterTest::expect_counts(const std::string& what, const Trace& trace,
+                                          const RecordedLaunch& which,
+                                          const std::function<void()>& launch) {
+  const SharedCounts expected = trace.expected();
+  const SharedCounters measured = measure(which, launch);
   report(what, measured, expected);
   EXPECT_TRUE(counts_match(measured, expected, &trace)) << "while measuring: " << what;
   return measured;
@@ -282,7 +352,7 @@ SharedCounters CounterTest::expect_pattern(const Pattern& pattern) {
 SharedCounters CounterTest::expect_ideal(const std::string& what, const Trace& trace,
                                          const std::function<void()>& launch,
                                          const std::string& loads, const std::string& stores) {
-  const SharedCounters c = session_->measure(launch);
+  const SharedCounters c = session().measure(launch);
   report(what, c, trace.expected());
   const SharedCounts ideal = trace.ideal();
   EXPECT_EQ(c.sass.load_requests, ideal.load_requests)

@@ -107,4 +107,20 @@ TEST(KernelOnCpu, PaddedKernelRunsConflictFree) {
                                                true);
 }
 
+// Not a test of the lesson's (GoogleTest runs a DISABLED_ test only when asked): where the grader
+// finds the counters refused, a GPU counter test runs this program for the CPU recording of its
+// launches ($KIT_CPU_RUNS, kit/testing_cpu_run.hpp), each logged as run_on_cpu logs a run.
+TEST(CpuRecording, DISABLED_RequestedLaunches) {
+  const std::map<std::string, lesson05::MatrixOp> ops = {
+      {"copy_matrix", lesson05::copy_matrix},
+      {"transpose_naive", lesson05::transpose_naive},
+      {"transpose_tiled", lesson05::transpose_tiled},
+      {"transpose_padded", lesson05::transpose_padded}};
+  for (const kit::RecordedLaunch& launch : kit::cpu::requested_launches()) {
+    const auto op = ops.find(launch.kernel);
+    ASSERT_NE(op, ops.end()) << "lesson 05 has no kernel " << launch.kernel;
+    lesson05::testing::run_on_cpu(launch.kernel.c_str(), op->second, {launch.rows, launch.cols});
+  }
+}
+
 } // namespace

@@ -50,6 +50,31 @@ inline std::vector<std::uint16_t> distinct_halves(std::size_t n) {
   return v;
 }
 
+/// One CPU run of a transpose on a matrix of distinct_halves: the run and the input's and
+/// output's bits.
+struct CpuHalfRun {
+  kit::cpu::KernelRun run;        ///< What the CPU run recorded and found.
+  std::vector<std::uint16_t> in;  ///< The input's bits, row-major.
+  std::vector<std::uint16_t> out; ///< The output's bits, as the kernel left them.
+};
+
+/// Runs `op` on the CPU on a matrix of shape `s` (exact-size buffers with guard pages after
+/// them), logs the run's counts under `name` for the GPU's cross-check, and returns it.
+inline CpuHalfRun run_on_cpu(const char* name, HalfMatrixOp op, kit::testing::Shape s) {
+  CpuHalfRun r;
+  r.in = distinct_halves(s.size());
+  std::vector<__half> values(s.size());
+  std::memcpy(static_cast<void*>(values.data()), r.in.data(), r.in.size() * sizeof(__half));
+  kit::cpu::GuardedBuffer<__half> in(s.size(), "in"), out(s.size(), "out");
+  in.assign(values);
+  r.run = kit::cpu::record([&] { op(in.get(), out.get(), s.rows, s.cols, nullptr); });
+  kit::cpu::log_counts(name, s.rows, s.cols, r.run);
+  const std::vector<__half> result = out.to_vector();
+  r.out.resize(s.size());
+  std::memcpy(r.out.data(), static_cast<const void*>(result.data()), r.out.size() * sizeof(__half));
+  return r;
+}
+
 /// Runs `op` on the CPU on every shape of cpu_kernel_shapes() and checks it; with
 /// `conflict_free`, every request must also cost its ideal. Each kind of failure is reported
 /// once, for the first shape that shows it, with the count of shapes that repeat it, at the
@@ -64,24 +89,15 @@ inline void expect_kernel_on_cpu(const char* name, HalfMatrixOp op, bool pairs,
   };
   for (const kit::testing::Shape s : cpu_kernel_shapes()) {
     const std::string shape = s.name();
-    const std::vector<std::uint16_t> bits = distinct_halves(s.size());
-    std::vector<__half> values(s.size());
-    std::memcpy(static_cast<void*>(values.data()), bits.data(), bits.size() * sizeof(__half));
-    kit::cpu::GuardedBuffer<__half> in(s.size(), "in"), out(s.size(), "out");
-    in.assign(values);
-    const kit::cpu::KernelRun run =
-        kit::cpu::record([&] { op(in.get(), out.get(), s.rows, s.cols, nullptr); });
-    kit::cpu::log_counts(name, s.rows, s.cols, run);
+    const CpuHalfRun r = run_on_cpu(name, op, s);
+    const kit::cpu::KernelRun& run = r.run;
     if (!run.findings.empty()) {
       add("findings", shape,
           std::string("the CPU run of ") + name + " found:\n" + run.findings_text());
       continue; // what it wrote, and how, means little after a race or a fault
     }
-    const std::vector<__half> result = out.to_vector();
-    std::vector<std::uint16_t> got(s.size());
-    std::memcpy(got.data(), static_cast<const void*>(result.data()), got.size() * sizeof(__half));
     const ::testing::AssertionResult output = kit::testing::same_transpose<std::uint16_t>(
-        got, bits, s, kTileDim, [&](std::size_t, std::uint16_t value) {
+        r.out, r.in, s, kTileDim, [&](std::size_t, std::uint16_t value) {
           const auto how = run.moved(&value, sizeof value);
           return how ? "On the CPU, " + *how : std::string();
         });

@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -76,18 +75,39 @@ inline void expect_transposes(const char* name, HalfMatrixOp op, std::uint64_t s
   }
 }
 
+/// The side of the square the counter tests hold to the ideal: full tiles only.
+inline constexpr int kFullTilesSide = 256;
+
+/// The shapes the counter tests hold transpose_half2 to its trace on: full tiles, even ragged
+/// tiles, a large ragged matrix, odd ragged tiles.
+inline std::vector<Shape> half2_counter_shapes() {
+  return {{kFullTilesSide, kFullTilesSide}, {62, 34}, {1000, 778}, {31, 33}};
+}
+
+/// Every launch of the counter tests: where the grader finds the counters refused, their counts
+/// come from the CPU run of these launches, which the lesson's CpuRecording test holds to the
+/// counters launch for launch.
+inline std::vector<kit::RecordedLaunch> counter_launches() {
+  std::vector<kit::RecordedLaunch> launches = {{"transpose_half", kFullTilesSide, kFullTilesSide}};
+  for (const Shape s : half2_counter_shapes()) {
+    launches.push_back({"transpose_half2", s.rows, s.cols});
+  }
+  return launches;
+}
+
 /// A counter test of the lesson's transposes.
 class TransposeCounterTest : public kit::testing::CounterTest {
 protected:
-  /// Runs `op` on a rows x cols matrix of zeros, for each shape, and expects the counters to
-  /// equal `trace_of(rows, cols)`.
+  /// Runs `op` (named `name`) on a rows x cols matrix of zeros, for each shape, and expects
+  /// the counts to equal `trace_of(rows, cols)`.
   template <class TraceFn>
-  void expect_counts_of(const char* name, HalfMatrixOp op, std::initializer_list<Shape> shapes,
+  void expect_counts_of(const char* name, HalfMatrixOp op, const std::vector<Shape>& shapes,
                         TraceFn trace_of) {
     for (const Shape s : shapes) {
       kit::DeviceBuffer<__half> in(s.size()), out(s.size());
       in.fill_bytes(0);
       expect_counts(std::string(name) + " " + s.name(), trace_of(s.rows, s.cols),
+                    {name, s.rows, s.cols},
                     [&] { op(in.get(), out.get(), s.rows, s.cols, nullptr); });
     }
   }

@@ -29,6 +29,7 @@
 
 #include "kit/bank_model.hpp"
 #include "kit/cpu_runtime.hpp"
+#include "kit/recorded_launch.hpp"
 #include "kit/trace.hpp"
 
 namespace kit::cpu {
@@ -309,6 +310,14 @@ inline void log_counts(const std::string& kernel, int rows, int cols, const Kern
   std::ofstream out(path, std::ios::app);
   out << kernel << " " << rows << " " << cols << " " << c.load_requests << " " << c.load_wavefronts
       << " " << c.store_requests << " " << c.store_wavefronts << "\n";
+}
+
+/// The launches a GPU counter test asks this CPU kernel program to run and log
+/// ($KIT_CPU_RUNS, kit/recorded_launch.hpp), none when it is unset. Throws
+/// std::invalid_argument on an entry it cannot read.
+inline std::vector<RecordedLaunch> requested_launches() {
+  const char* text = std::getenv(kRecordedLaunchesVariable);
+  return text == nullptr ? std::vector<RecordedLaunch>{} : parse_launches(text);
 }
 
 /// Compares the recorded requests with `expected` (a trace built entry by entry, not

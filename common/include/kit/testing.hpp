@@ -20,6 +20,7 @@
 #include "kit/device.hpp"
 #include "kit/needs.hpp"
 #include "kit/pattern.hpp"
+#include "kit/recorded_launch.hpp"
 #include "kit/timer.hpp"
 #include "kit/trace.hpp"
 
@@ -140,8 +141,21 @@ void report(const std::string& what, const SharedCounters& measured, const Share
 ::testing::AssertionResult counts_match(const SharedCounters& measured,
                                         const SharedCounts& expected, const Trace* trace = nullptr);
 
+/// The variable by which the grader tells a counter test where its counts come from:
+/// `cpu-recording` where its own check of the machine found the counters refused and the test's
+/// lesson declares that the test may take them from the CPU run of the same kernels (its
+/// manifest's gpu.cpu_recording: tools/course/grading/grade_tests.py). Unset: the counters.
+inline constexpr const char* kCountsFromVariable = "KIT_COUNTS_FROM";
+
+/// True when this test's counts come from the CPU recording ($KIT_COUNTS_FROM is
+/// `cpu-recording`); throws std::invalid_argument on another value.
+bool counts_from_cpu_recording();
+
 /// A fixture with one open counter session per test; skips with the reason when the
 /// counters cannot be read (no GPU, restricted counters, another profiler attached, ...).
+/// Where the grader says the counts come from the CPU recording (kCountsFromVariable), no
+/// session opens: measure() with a RecordedLaunch gives what the CPU run of the same launch
+/// recorded, and a test that reads the session itself fails, saying why.
 class CounterTest : public ::testing::Test {
 protected:
   /// Opens the session; skips the test with the session's reason when it is refused.
@@ -150,6 +164,10 @@ protected:
   /// line. Returns the counters.
   SharedCounters expect_counts(const std::string& what, const Trace& trace,
                                const std::function<void()>& launch);
+  /// The same for `launch`, which is `which` (one of the lesson's kernels on a matrix of that
+  /// shape): its counts from the CPU recording where the grader says so (measure()).
+  SharedCounters expect_counts(const std::string& what, const Trace& trace,
+                               const RecordedLaunch& which, const std::function<void()>& launch);
   /// Runs `pattern` in the pattern microbenchmark (4 blocks, 2 rounds) and expects the
   /// counters to equal its trace, and its own requests to be exactly one per warp, round and
   /// unrolled access (a merged or dropped access shows there). Returns the counters.
@@ -161,8 +179,16 @@ protected:
   SharedCounters expect_ideal(const std::string& what, const Trace& trace,
                               const std::function<void()>& launch, const std::string& loads,
                               const std::string& stores);
-  /// The session (open when the test runs).
-  CounterSession& session() { return *session_; }
+  /// The counts of `launch`, which is `which`: one of the lesson's kernels on a matrix of that
+  /// shape, as its CPU kernel program can repeat it. Measured by the session; where the grader
+  /// says the counts come from the CPU recording, what the CPU run of `which` recorded
+  /// (`from_cpu_recording` set; `launch` does not run). Throws std::runtime_error when neither
+  /// can be had.
+  SharedCounters measure(const RecordedLaunch& which, const std::function<void()>& launch);
+  /// The session (open when the test runs). Throws std::logic_error where the counts come
+  /// from the CPU recording: a test that reads the counters themselves cannot take them from
+  /// there.
+  CounterSession& session();
 
 private:
   std::unique_ptr<CounterSession> session_;

@@ -1,9 +1,11 @@
 /// @file testing_cpu_run.hpp
 /// @brief For GPU tests: what the CPU run of the same kernels recorded (kit/cpu_run.hpp), read
-/// from the lesson's CPU kernel test program of this tree, so that the GPU test can hold it to the
-/// hardware counters launch for launch. One program cannot hold both the nvcc and the host
-/// compiler's definition of a kernel: the GPU test runs the CPU kernel test program, which writes a
-/// line per run (kit::cpu::log_counts) to the file it is given.
+/// from the lesson's CPU kernel test program of this tree. One program cannot hold both the nvcc
+/// and the host compiler's definition of a kernel: the GPU test runs the CPU kernel test
+/// program, which writes a line per run (kit::cpu::log_counts) to the file it is given. Two
+/// uses: holding the CPU recording to the hardware counters launch for launch (the lessons'
+/// CpuRecording tests), and, where the grader found the counters refused, giving a counter test
+/// the CPU recording of its launches instead (kit::testing::CounterTest::measure).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "kit/buffer.hpp"
+#include "kit/recorded_launch.hpp"
 #include "kit/testing.hpp"
 #include "kit/trace.hpp"
 
@@ -31,27 +34,44 @@ struct CpuRecorded {
   SharedCounts counts; ///< What the CPU run recorded (the bank model's wavefronts).
 };
 
-/// Runs `<this program's folder>/<lesson>_<tree>_cpu_kernel --gtest_filter=<filter>` (the
-/// lesson's CPU kernel test program of the same tree, built beside this one) with
-/// KIT_CPU_COUNTS_OUT set, and returns the runs it logged. On a failure to run it, returns nothing
-/// and says why in `error`. (The CPU tests' own verdicts do not matter here: a starter's kernel is
-/// logged too.)
-inline std::vector<CpuRecorded> cpu_recorded_counts(const std::string& lesson,
-                                                    const std::string& tree,
-                                                    const std::string& filter, std::string* error) {
-  std::vector<CpuRecorded> runs;
+/// The lesson's CPU kernel program of this tree, built beside this GPU test program
+/// (`lesson05_student_gpu` -> `lesson05_student_cpu_kernel`); empty, with why in `error`, when
+/// it cannot be found.
+inline std::string cpu_kernel_program(std::string* error) {
   char self[4096] = {};
   const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
   if (n <= 0) {
     *error = "cannot find this program's folder (/proc/self/exe)";
-    return runs;
+    return "";
   }
-  std::string dir(self, static_cast<std::size_t>(n));
-  dir = dir.substr(0, dir.rfind('/'));
-  const std::string program = dir + "/" + lesson + "_" + tree + "_cpu_kernel";
+  std::string program(self, static_cast<std::size_t>(n));
+  const std::string gpu = "_gpu";
+  if (program.size() < gpu.size() ||
+      program.compare(program.size() - gpu.size(), gpu.size(), gpu)) {
+    *error = program + " is not a lesson's GPU test program (<lesson>_<tree>_gpu)";
+    return "";
+  }
+  program.replace(program.size() - gpu.size(), gpu.size(), "_cpu_kernel");
   if (access(program.c_str(), X_OK) != 0) {
-    *error =
-        program + " is not built: build the lesson's CPU tests too (target " + lesson + "-cpu)";
+    const std::string name = program.substr(program.rfind('/') + 1);
+    *error = program + " is not built: build the lesson's CPU tests too (target " +
+             name.substr(0, name.find('_')) + "-cpu)";
+    return "";
+  }
+  return program;
+}
+
+/// Runs the lesson's CPU kernel program (cpu_kernel_program) with `arguments` (each a word of
+/// letters, digits and `*._:-=`) and `variables` (NAME=value, the value without a quote) set,
+/// besides KIT_CPU_COUNTS_OUT, and returns the runs it logged. On a failure to run it, returns
+/// nothing and says why in `error`. (The CPU tests' own verdicts do not matter here: a
+/// starter's kernel is logged too.)
+inline std::vector<CpuRecorded> run_cpu_kernel_program(const std::vector<std::string>& arguments,
+                                                       const std::vector<std::string>& variables,
+                                                       std::string* error) {
+  std::vector<CpuRecorded> runs;
+  const std::string program = cpu_kernel_program(error);
+  if (program.empty()) {
     return runs;
   }
   char path[] = "/tmp/kit-cpu-counts-XXXXXX";
@@ -61,9 +81,17 @@ inline std::vector<CpuRecorded> cpu_recorded_counts(const std::string& lesson,
     return runs;
   }
   close(fd);
-  const std::string command = "KIT_CPU_COUNTS_OUT='" + std::string(path) + "' '" + program +
-                              "' '--gtest_filter=" + filter + "' > /dev/null 2>&1";
-  const int status = std::system(command.c_str());
+  std::string command = "KIT_CPU_COUNTS_OUT='" + std::string(path) + "'";
+  for (const std::string& v : variables) {
+    const std::size_t eq = v.find('=');
+    command += " " + v.substr(0, eq) + "='" + v.substr(eq + 1) + "'";
+  }
+  command += " '" + program + "'";
+  for (const std::string& a : arguments) {
+    command += " '" + a + "'";
+  }
+  const std::string shown = program.substr(program.rfind('/') + 1);
+  const int status = std::system((command + " > /dev/null 2>&1").c_str());
   (void)status; // a failing CPU test still logs its run
   std::ifstream in(path);
   std::string line;
@@ -77,9 +105,51 @@ inline std::vector<CpuRecorded> cpu_recorded_counts(const std::string& lesson,
   }
   std::remove(path);
   if (runs.empty()) {
-    *error = program + " --gtest_filter=" + filter +
-             " logged no run (it crashed, or its tests "
-             "were renamed)";
+    std::string args;
+    for (const std::string& a : arguments) {
+      args += " " + a;
+    }
+    *error = shown + args + " logged no run (it crashed, or its tests were renamed)";
+  }
+  return runs;
+}
+
+/// The runs the CPU tests `filter` (a GoogleTest filter) of the lesson's CPU kernel program
+/// log.
+inline std::vector<CpuRecorded> cpu_recorded_counts(const std::string& filter, std::string* error) {
+  return run_cpu_kernel_program({"--gtest_filter=" + filter}, {}, error);
+}
+
+/// The name of the CPU kernel program's test that runs and logs the launches a GPU test asks
+/// for ($KIT_CPU_RUNS): every lesson whose kernel runs on the CPU has one, disabled, so that it
+/// runs only when asked.
+inline constexpr const char* kRecordLaunchesTest = "CpuRecording.DISABLED_RequestedLaunches";
+
+/// What the CPU run of each of `launches` recorded, in their order: each kernel run on the CPU on
+/// a matrix of the launch's shape, of values of the CPU run's own (the shared-memory requests
+/// of the lessons' matrix kernels depend on the shape alone). On a failure, returns nothing and
+/// says why in `error`.
+inline std::vector<CpuRecorded> record_launches(const std::vector<RecordedLaunch>& launches,
+                                                std::string* error) {
+  std::vector<CpuRecorded> runs = run_cpu_kernel_program(
+      {std::string("--gtest_filter=") + kRecordLaunchesTest, "--gtest_also_run_disabled_tests"},
+      {std::string(kRecordedLaunchesVariable) + "=" + launches_text(launches)}, error);
+  if (runs.empty()) {
+    return {};
+  }
+  const bool same = runs.size() == launches.size() && [&] {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (runs[i].kernel != launches[i].kernel || runs[i].rows != launches[i].rows ||
+          runs[i].cols != launches[i].cols) {
+        return false;
+      }
+    }
+    return true;
+  }();
+  if (!same) {
+    *error = "the CPU kernel program logged " + std::to_string(runs.size()) +
+             " runs, not the launches asked for (" + launches_text(launches) + ")";
+    return {};
   }
   return runs;
 }

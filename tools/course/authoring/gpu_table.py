@@ -29,7 +29,7 @@ from course.model.course_model import CourseError, Lesson, SANITIZE_LABEL
 from course.model.ctest_results import PASS, TestResult
 from course.model.needs import Capabilities, Needs, Profiles, arch_name, read_profiles, unmet
 from course.grading.grade_report import fmt
-from course.grading.grade_tests import Planned, declared_needs
+from course.grading.grade_tests import Planned, cpu_recording_tests, declared_needs
 from course.grading.points_table import PointsTable, course_points
 from course.grading.scoring import score
 
@@ -71,8 +71,10 @@ class GradedTest:
 
 
 def test_names(text: str) -> List[str]:
-    """Suite.Name of every TEST / TEST_F that opens a line of a test file's text."""
-    return [f"{m.group(1)}.{m.group(2)}" for m in _TEST.finditer(text)]
+    """Suite.Name of every TEST / TEST_F that opens a line of a test file's text, but a
+    DISABLED_ one (a helper another test runs, which the build does not register)."""
+    return [f"{m.group(1)}.{m.group(2)}" for m in _TEST.finditer(text)
+            if not (m.group(1).startswith("DISABLED_") or m.group(2).startswith("DISABLED_"))]
 
 
 def graded_tests(lesson: Lesson, course: Path) -> List[GradedTest]:
@@ -140,6 +142,8 @@ def short_unmet(needs: Needs, caps: Capabilities) -> List[str]:
         out.append("ldmatrix rule not measured")
     if needs.counters and not caps.counters:
         out.append("counters refused")
+    if needs.timing and not caps.timing:
+        out.append("no slowdown shown")
     return out
 
 
@@ -153,6 +157,8 @@ class LessonRow:
     counter_points: Fraction  # what its counter tests carry
     wide_rules: Tuple[int, Fraction]  # its tests that need the 8- and 16-byte rules
     ldmatrix_rule: Tuple[int, Fraction]  # its tests that need the ldmatrix rule
+    #: its counter tests that may take their counts from the CPU recording (gpu.cpu_recording)
+    cpu_recording: Tuple[int, Fraction] = (0, Fraction(0))
 
     def runs(self, arch: str) -> int:
         return self.gpu_tests - sum(n for n, _ in self.stopped[arch].values())
@@ -189,6 +195,7 @@ def gpu_table(course: Path, lessons: Sequence[Lesson]) -> GpuTable:
                        ["-", "--gtest_filter=" + ":".join(t.gtest)], 0.0, False, 0, "", {}, None)
                for label, each in tests.items() for t in each if t.gpu]
     needs = declared_needs(planned, course)
+    recorded = set(cpu_recording_tests(planned, course))
     rows = []
     for lesson in lessons:
         gpu = [t for t in tests[lesson.label] if t.gpu]
@@ -215,7 +222,8 @@ def gpu_table(course: Path, lessons: Sequence[Lesson]) -> GpuTable:
             lesson, spec.points if spec else Fraction(0), len(gpu), stopped,
             total([t for t in gpu if need(t).counters])[1],
             total([t for t in gpu if need(t).wide_rules]),
-            total([t for t in gpu if need(t).ldmatrix_rule])))
+            total([t for t in gpu if need(t).ldmatrix_rule]),
+            total([t for t in gpu if f"{TREE}/{lesson.label}/{t.name}" in recorded])))
     return GpuTable(profiles, rows)
 
 
@@ -275,6 +283,14 @@ def render(table: GpuTable) -> List[str]:
             f"With the counters refused, the counter tests (those of the files whose name "
             f"holds `counters`) are not gradable either: {fmt(lost)} of the course's "
             f"{fmt(course)} points, by lesson {each}.")
+    recorded = _lessons_text(table.rows, lambda row: row.cpu_recording)
+    if recorded:
+        notes.append(
+            f"Of them, those whose lesson runs the student's kernel on the CPU too, by lesson "
+            f"{recorded}, then take their counts from the CPU run of the same launches (which "
+            f"each lesson's CpuRecording test holds to the counters on a GPU that reads them): "
+            f"the report lists them *from the CPU recording*, apart, and they earn their points "
+            f"only with `grade_run.sh --cpu-recording-points`.")
     wide = _lessons_text(table.rows, lambda row: row.wide_rules)
     if wide:
         measured = ", ".join(c.arch for c in table.profiles.rows if c.wide_rules) or "none"

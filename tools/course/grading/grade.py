@@ -48,7 +48,8 @@ from course.grading import grade_tests
 from course.grading.grade_report import fmt, incomplete_line, to_json, to_markdown
 from course.grading.points_table import (POINTS_RECORD, PointsTable, course_points, load_points,
                                          whole_or_float)
-from course.grading.scoring import Grade, NOT_BUILT, NOT_GRADABLE, NOT_RUN, PASSED, score
+from course.grading.scoring import (EARNS, FROM_CPU_RECORDING, Grade, NOT_BUILT, NOT_GRADABLE,
+                                    NOT_RUN, PASSED, score)
 
 PROG = "grade"
 #: The exit status of `report --require-complete` for a grade with points not gradable here.
@@ -115,7 +116,8 @@ def summary(grade: Grade, heading: str) -> List[str]:
             lines.append(f"  {lesson.label}: not graded")
             continue
         counts = [f"{lesson.count(PASSED)}/{len(lesson.scored_tests)} passed"]
-        counts += [f"{lesson.count(s)} {s}" for s in (NOT_RUN, NOT_GRADABLE, NOT_BUILT)
+        counts += [f"{lesson.count(s)} {s}"
+                   for s in (FROM_CPU_RECORDING, NOT_RUN, NOT_GRADABLE, NOT_BUILT)
                    if lesson.count(s)]
         lines.append(f"  {lesson.label}: {fmt(lesson.score)} / {fmt(lesson.points)}  "
                      f"({', '.join(counts)})")
@@ -225,7 +227,7 @@ def cmd_lesson(args) -> int:
     for t in lesson.tests:
         print(f"  {t.status:<14} {t.name}" + (f": {t.detail}" if t.detail else ""))
     scored = lesson.scored_tests
-    full = bool(scored) and all(t.status == PASSED for t in scored)
+    full = bool(scored) and all(t.status in EARNS for t in scored)
     if not full:
         print(f"Every test of {label} must pass (a skipped GPU test does not) for its "
               f"{fmt(lesson.points)} points.")

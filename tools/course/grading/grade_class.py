@@ -228,7 +228,8 @@ def _grade_one(student: Student, slot: Slot, folder: Path, out: Path, args, pin:
     keep_exercises(course, folder / "checkout", folder / EXERCISES)
     key = {"commit": outcome.commit, "pin": pin, "machine": where,
            "lessons": args.lessons or "all",
-           **({"counters": "treated as refused"} if args.counters_refused else {})}
+           **({"counters": "treated as refused"} if args.counters_refused else {}),
+           **({"cpu_recording": "earns points"} if args.cpu_recording_points else {})}
     record = folder / "graded.json"
     if not args.again and record.is_file() and (folder / "score.json").is_file():
         try:
@@ -249,6 +250,8 @@ def _grade_one(student: Student, slot: Slot, folder: Path, out: Path, args, pin:
         argv += ["--pass-mark", str(args.pass_mark)]
     if args.counters_refused:
         argv += ["--counters-refused"]
+    if args.cpu_recording_points:
+        argv += ["--cpu-recording-points"]
     with open(folder / "grade.log", "w") as log:
         proc = subprocess.run(argv, cwd=str(course), stdout=log, stderr=subprocess.STDOUT,
                               env=slot.env)
@@ -574,6 +577,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--counters-refused", action="store_true",
                     help="grade as if the machine refused the hardware counters "
                          "(grade_run.sh --counters-refused)")
+    ap.add_argument("--cpu-recording-points", action="store_true",
+                    help="counter tests that pass from the CPU recording earn their points "
+                         "(grade_run.sh --cpu-recording-points)")
     ap.add_argument("--again", action="store_true",
                     help="grade every student, even one graded before at the same commit")
     ap.add_argument("--jobs", "-j", type=int, default=default_jobs(),

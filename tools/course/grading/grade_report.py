@@ -10,8 +10,8 @@ from fractions import Fraction
 from typing import List
 
 from course.model.safe_text import one_line
-from course.grading.scoring import (FAILED, Grade, LessonScore, NOT_BUILT, NOT_GRADABLE, NOT_RUN,
-                                    PASSED, TestScore)
+from course.grading.scoring import (FAILED, FROM_CPU_RECORDING, Grade, LessonScore, NOT_BUILT,
+                                    NOT_GRADABLE, NOT_RUN, PASSED, TestScore)
 
 
 def fmt(x: Fraction) -> str:
@@ -97,15 +97,21 @@ def to_markdown(grade: Grade, heading: str) -> str:
             out.append(f"| {_md(lesson_name(lesson))} | not graded | | | | | |")
             continue
         scored = lesson.scored_tests
+        recorded = lesson.count(FROM_CPU_RECORDING)
+        passed = f"{lesson.count(PASSED)} / {len(scored)}" + (
+            f" (and {recorded} from the CPU recording)" if recorded else "")
         out.append(f"| {_md(lesson_name(lesson))} | {fmt(lesson.score)} / {fmt(lesson.points)} | "
-                   f"{lesson.count(PASSED)} / {len(scored)} | {lesson.count(FAILED)} | "
+                   f"{passed} | {lesson.count(FAILED)} | "
                    f"{lesson.count(NOT_RUN)} | {lesson.count(NOT_GRADABLE)} | "
                    f"{lesson.count(NOT_BUILT)} |")
     out.append(f"| **Total** | **{fmt(grade.score)} / {fmt(grade.max)}** | | | | | |")
     out += ["", "A test scores its points only if it ran and passed. A GPU test that was skipped "
                 "is *not run*, and one this machine cannot run (no GPU, counters refused, by the "
                 "grader's own check) is *not gradable here*: both score zero and stay in the "
-                "total. Guard tests (they pass on the starter) are listed; they carry no points "
+                "total. Where the counters are refused, the counter tests of a lesson whose "
+                "kernel runs on the CPU take their counts from the CPU run of the same launches: "
+                "they are listed *from the CPU recording*, and score only where the instructor "
+                "allows it. Guard tests (they pass on the starter) are listed; they carry no points "
                 "unless the points table says so. A lesson's points go to its parts in whole "
                 "points (its predictions, its CPU exercise tests, its GPU exercise tests), and each "
                 "part scores its passed tests' share, rounded to a whole point; a failed sanitizer "
@@ -167,6 +173,7 @@ def to_json(grade: Grade, sources: List[str]) -> dict:
                 "score": num(lesson.score),
                 "max": num(lesson.points),
                 "passed": lesson.count(PASSED),
+                "from_cpu_recording": lesson.count(FROM_CPU_RECORDING),
                 "tests": len(lesson.scored_tests),
                 "in_points_table": lesson.in_table,
                 "graded": lesson.graded,

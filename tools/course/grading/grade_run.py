@@ -4,12 +4,15 @@ From the folder that holds both checkouts:
 
   bash course/tools/course/grade_run.sh --student student --course course \
        [--lessons 01,03] [--build-only] [--pass-mark PERCENT] [--require-complete]
-       [--heading TEXT]
+       [--heading TEXT] [--counters-refused] [--cpu-recording-points]
 
   1. the tree to grade: the student's exercise files, each held to the exercise-file policy,
      on the course at the pinned commit (grade_tree.py);
   2. the grader's own check of the machine: a GPU (nvidia-smi)? Without one, the GPU test
-     programs are not built and the GPU tests are listed as not gradable here;
+     programs are not built and the GPU tests are listed as not gradable here. With one, the
+     machine check (step 4) also says what it offers the tests, whether its counters can be
+     read, and whether it shows a slowdown at all (a timing probe of the kit's own kernels,
+     judged as a timing test is): where it does not, the timing tests are not gradable here;
   3. configure the `grade` preset (the instructor's hidden tests from $COURSE_HIDDEN_TESTS);
   4. build every lesson on its own, each within --build-timeout: one that does not compile (or
      compiles for ever) scores 0, the others count. What an earlier build made of the graded
@@ -21,7 +24,10 @@ From the folder that holds both checkouts:
      what it reads, judged from GoogleTest's own report (grade_tests.py):
      course/build/grade/junit.xml, which keeps of what the tests printed only the kit's
      measurement lines and each failing test's first failed assertion (--keep-failing-output:
-     also the end of a failing test's output);
+     also the end of a failing test's output). Where the counters are refused (or treated as
+     refused: --counters-refused), the counter tests of a lesson whose kernel runs on the CPU
+     and whose manifest allows it take their counts from the CPU run of the same launches:
+     listed "from the CPU recording", they earn points only with --cpu-recording-points;
   6. the grade report: course/build/grade/grade.md and score.json, with what the run can be
      trusted for (sandbox, policy, evidence, machine).
 --build-only stops after step 4 (GitHub Classroom then runs `grade.py lesson NN` per lesson).
@@ -178,7 +184,9 @@ def grade(args) -> int:
         facts["counters_reason"] = "treated as refused (grade_run.sh --counters-refused)"
     write_text_atomic(records / "machine.json", json.dumps(facts, indent=1) + "\n")
     say(f"machine: {facts.get('description')}; counters: "
-        f"{'readable' if facts.get('counters') else 'not readable: ' + facts.get('counters_reason', '')}")
+        f"{'readable' if facts.get('counters') else 'not readable: ' + facts.get('counters_reason', '')}"
+        f"; slowdowns: "
+        f"{'shown' if facts.get('timing') else 'not shown: ' + facts.get('timing_reason', '')}")
     if args.build_only:
         return 0
 
@@ -186,12 +194,15 @@ def grade(args) -> int:
     programs = grade_tests.Programs(build_dir)
     verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
                                      args.jobs, programs, say=lambda line: print(line, flush=True),
-                                     build=build, keep_failing=args.keep_failing_output)
+                                     build=build, keep_failing=args.keep_failing_output,
+                                     cpu_recording_points=args.cpu_recording_points)
     grade_tests.write_outputs(verdicts, box, grade_tests.Machine.read(records / "machine.json"),
                               programs, build_dir / "junit.xml", records / "evidence.json",
-                              args.keep_failing_output)
+                              args.keep_failing_output, args.cpu_recording_points)
     passed = sum(v.status == grade_tests.PASSED for v in verdicts)
-    print(f"   {passed} of {len(verdicts)} tests passed")
+    recorded = sum(v.counts_from == "cpu recording" for v in verdicts)
+    print(f"   {passed} of {len(verdicts)} tests passed" +
+          (f"; {recorded} ran with their counts from the CPU recording" if recorded else ""))
 
     say("the report")
     report = [*module_command("course.grading.grade"), "report", "--junit",
@@ -224,13 +235,16 @@ def main(argv: List[str]) -> int:
                     help="compilations and CPU tests at once (default: the number of CPUs)")
     ap.add_argument("--counters-refused", action="store_true",
                     help="grade as if this machine refused the hardware counters: its counter "
-                         "tests are listed as not gradable here (the report says why)")
+                         "tests are listed as not gradable here (the report says why), but "
+                         "those of lessons whose kernel runs on the CPU, which take their counts "
+                         "from the CPU recording (--cpu-recording-points)")
     ap.add_argument("--no-policy", action="store_true",
                     help="take the exercise files unchecked (the report says so)")
     ap.add_argument("--not-isolated", action="store_true",
                     help="where no sandbox can be made, run the tests without one (the report "
                          "says so)")
     grade_tests.keep_output_option(ap)
+    grade_tests.cpu_recording_option(ap)
     args = ap.parse_args(argv)
     return run_main("grade_run.sh", lambda: grade(args), error_status=2)
 

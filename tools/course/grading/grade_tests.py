@@ -53,7 +53,7 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 from xml.sax.saxutils import escape, quoteattr
@@ -63,8 +63,8 @@ from course.model.course_model import (Build, CourseError, find_lessons, is_insi
                                        parse_lesson_number, split_test_name)
 from course.model.ctest_results import (MEASUREMENT_PREFIXES, ResultError, failure_location,
                                         list_tests)
-from course.model.needs import (Capabilities, Needs, Profiles, merged, needs_of, read_profiles,
-                               unmet)
+from course.model.needs import (Capabilities, Needs, Profiles, from_cpu_recording, merged,
+                               needs_of, read_profiles, unmet)
 from course.model.safe_text import one_line
 from course.model.trust import PROGRAMS_RECORD, file_hash
 from course.grading.build_lessons import Made
@@ -77,6 +77,13 @@ FAILED = "failed"
 SKIPPED = "skipped"
 NOT_GRADABLE = "not gradable here"
 NOT_BUILT = "did not build"
+#: A counter test that passed with its counts from the CPU run of the same launches, where this
+#: machine's counters are refused (its lesson's manifest allows it: gpu.cpu_recording); it
+#: earns its points only with --cpu-recording-points, and is listed apart from the tests that
+#: passed on the counters.
+FROM_CPU_RECORDING = "passed from the CPU recording"
+#: The variable that tells a counter test where its counts come from (kit/testing.hpp).
+COUNTS_FROM_VARIABLE = "KIT_COUNTS_FROM"
 #: The variable that names the self-check record to the kit (kit/device.hpp).
 SELF_CHECK_VARIABLE = "KIT_SELF_CHECK"
 
@@ -154,6 +161,7 @@ class Verdict:
     labels: List[str] = field(default_factory=list)
     programs: List[dict] = field(default_factory=list)  # path, sha256, build (its id, or "")
     shown: List[str] = field(default_factory=list)  # what its sandbox bound besides the machine's
+    counts_from: str = ""  # "cpu recording" where its counts came from the CPU run
 
 
 # ------------------------------------------------------------------------------------------
@@ -208,6 +216,10 @@ class Machine:
     stmatrix: bool = False
     wide_rules: bool = False  # the bank model's 8- and 16-byte rules verified on this GPU
     ldmatrix_rule: bool = False  # its ldmatrix rule measured on this GPU's architecture
+    #: Whether its timing probe showed the model's slowdowns, and why not (a machine check
+    #: that did not say: not shown).
+    timing: bool = False
+    timing_reason: str = ""
 
     @classmethod
     def read(cls, path: Optional[Path]) -> "Machine":
@@ -219,29 +231,51 @@ class Machine:
                    str(data.get("arch", "")), int(data.get("compute_capability") or 0),
                    int(data.get("shared_memory_per_block") or 0),
                    *(bool(data.get(k)) for k in ("tma", "ldmatrix", "stmatrix", "wide_rules",
-                                                 "ldmatrix_rule")))
+                                                 "ldmatrix_rule", "timing")),
+                   str(data.get("timing_reason") if "timing" in data else
+                       "the machine check did not probe timing"))
 
     def capabilities(self) -> Capabilities:
         return Capabilities(self.arch, self.compute_capability, self.shared_memory_per_block,
                             self.tma, self.ldmatrix, self.stmatrix, self.wide_rules,
-                            self.ldmatrix_rule, self.counters, self.counters_reason)
+                            self.ldmatrix_rule, self.counters, self.counters_reason, self.timing,
+                            self.timing_reason)
 
 
 def declared_needs(tests: List[Planned], course: Path) -> Dict[str, Needs]:
     """What each GPU test of a lesson needs, from the pinned course's manifests (never from a
     student's copy, never from what a test prints): its lesson's `gpu`, more where a `tests`
-    entry names it, and the counters where its file reads them (the `counters` label). A
-    sanitizer run needs what every test it runs needs."""
+    entry names it, the counters where its file reads them (the `counters` label), and a GPU
+    that shows a slowdown where it times (the `perf` label). A sanitizer run needs what every
+    test it runs needs."""
     manifests = {f"lesson{lesson.number}": lesson.manifest.gpu for lesson in find_lessons(course)}
     out: Dict[str, Needs] = {}
     for t in tests:
         parts = split_test_name(t.name)
         if not t.gpu or parts is None or parts.label not in manifests:
             continue
-        each = [needs_of(manifests[parts.label], name, "counters" in t.labels)
-                for name in t.gtest_names] or \
-            [needs_of(manifests[parts.label], "", "counters" in t.labels)]
+        reads = ("counters" in t.labels, "perf" in t.labels)
+        each = [needs_of(manifests[parts.label], name, *reads) for name in t.gtest_names] or \
+            [needs_of(manifests[parts.label], "", *reads)]
         out[t.name] = functools.reduce(merged, each)
+    return out
+
+
+def cpu_recording_tests(tests: List[Planned], course: Path) -> List[str]:
+    """The counter tests whose counts may come from the CPU run of the same launches where
+    the counters are refused: one GoogleTest test of a `counters` file, named by its lesson's
+    gpu.cpu_recording in the pinned course (a lesson whose kernel runs on the CPU)."""
+    manifests = {f"lesson{lesson.number}": lesson.manifest.gpu for lesson in find_lessons(course)
+                 if lesson.manifest.kernel_on_cpu}
+    out = []
+    for t in tests:
+        parts = split_test_name(t.name)
+        if not t.gpu or "counters" not in t.labels or t.kind != "gtest" or parts is None or \
+                parts.label not in manifests:
+            continue
+        names = t.gtest_names
+        if len(names) == 1 and from_cpu_recording(manifests[parts.label], names[0]):
+            out.append(t.name)
     return out
 
 
@@ -305,7 +339,8 @@ class Runner:
     def __init__(self, sandbox: Sandbox, scratch_root: Path, machine: Machine,
                  programs: Optional[Programs] = None, build: Optional[Build] = None,
                  keep_failing: bool = False, needs: Optional[Dict[str, Needs]] = None,
-                 profiles: Optional[Profiles] = None):
+                 profiles: Optional[Profiles] = None, cpu_recording: Optional[List[str]] = None,
+                 cpu_recording_points: bool = False):
         self.sandbox = sandbox
         self.scratch_root = scratch_root
         self.machine = machine
@@ -314,6 +349,8 @@ class Runner:
         self.keep_failing = keep_failing
         self.needs = needs or {}
         self.profiles = profiles
+        self.cpu_recording = set(cpu_recording or ())
+        self.cpu_recording_points = cpu_recording_points
         self._count = 0
         self._lock = threading.Lock()
 
@@ -326,10 +363,12 @@ class Runner:
             (scratch / sub).mkdir(parents=True)
         return scratch
 
-    def sandboxed(self, test: Planned, scratch: Path, report: Path):
-        """(the command line that runs the test in its sandbox, its environment, its working
-        folder, what its sandbox binds besides what it shows every test or GPU test)."""
-        env = self.sandbox.environment(scratch, dict(test.environment))
+    def sandboxed(self, test: Planned, scratch: Path, report: Path,
+                  more: Optional[Dict[str, str]] = None):
+        """(the command line that runs the test in its sandbox, its environment (the test's,
+        and `more`: the grader's word to it), its working folder, what its sandbox binds
+        besides what it shows every test or GPU test)."""
+        env = self.sandbox.environment(scratch, {**test.environment, **(more or {})})
         env["GTEST_OUTPUT"] = f"xml:{report}"
         cwd = Path(test.cwd) if Path(test.cwd).is_dir() else scratch
         # Its programs, their libraries and what the build says it reads: nothing else (and,
@@ -352,11 +391,18 @@ class Runner:
                                labels=test.labels)
             return Verdict(test.name, FAILED, "its GPU program was not built although this "
                                               "machine has a GPU", labels=test.labels)
-        # What the test needs that this GPU lacks, decided before any student code runs.
+        # What the test needs that this GPU lacks, decided before any student code runs; the
+        # counters alone, where the lesson allows it, the CPU run of the same launches stands
+        # in for.
+        more: Dict[str, str] = {}
         if test.gpu and self.machine.gpu and test.name in self.needs:
-            why = unmet(self.needs[test.name], self.machine.capabilities(), self.profiles)
+            needs, caps = self.needs[test.name], self.machine.capabilities()
+            why = unmet(needs, caps, self.profiles)
             if why is not None:
-                return Verdict(test.name, NOT_GRADABLE, why, labels=test.labels)
+                if not (test.name in self.cpu_recording and needs.counters and
+                        unmet(replace(needs, counters=False), caps, self.profiles) is None):
+                    return Verdict(test.name, NOT_GRADABLE, why, labels=test.labels)
+                more[COUNTS_FROM_VARIABLE] = "cpu-recording"
         # Only programs the grading build made, as it made them: never an earlier build's.
         refused, programs = self.programs.check(test)
         if refused is not None:
@@ -366,7 +412,7 @@ class Runner:
         report_dir = scratch / f"report-{secrets.token_hex(8)}"
         report_dir.mkdir()
         report = report_dir / "report.xml"
-        argv, env, cwd, places = self.sandboxed(test, scratch, report)
+        argv, env, cwd, places = self.sandboxed(test, scratch, report, more)
         start = time.monotonic()
         # bubblewrap itself runs with the test's environment too: its first process, which
         # the test sees (/proc/1/environ), keeps the environment it was started with.
@@ -386,10 +432,33 @@ class Runner:
             judge_gtest(test, v, parsed, code, output)
         if v.status == SKIPPED and test.gpu and not self.machine.gpu:
             v.status, v.detail = NOT_GRADABLE, f"no GPU: {self.machine.reason}"
+        if more:
+            self._from_cpu_recording(v)
         v.detail = one_line(v.detail, DETAIL_CHARS)  # the test's report is the student's to write
         v.output = kept_output(v, printed, self.keep_failing)
         shutil.rmtree(scratch, ignore_errors=True)
         return v
+
+
+    def _from_cpu_recording(self, v: Verdict) -> None:
+        """A counter test that ran with its counts from the CPU recording: passed, it is
+        listed apart (and earns its points only with --cpu-recording-points); either way its
+        verdict says where its counts came from, and without the switch it is not gradable
+        here, whatever it showed."""
+        v.counts_from = "cpu recording"
+        refused = self.machine.counters_reason or "the counters are refused on this machine"
+        if v.status == PASSED:
+            outcome = "passed"
+            v.status, v.detail = FROM_CPU_RECORDING, f"counts from the CPU run: {refused}"
+        elif v.status == FAILED:
+            outcome = f"failed ({v.detail})" if v.detail else "failed"
+            v.detail = f"from the CPU recording ({refused}): {v.detail}"
+        else:
+            return
+        if not self.cpu_recording_points:
+            v.status = NOT_GRADABLE
+            v.detail = (f"{refused}; from the CPU recording it {outcome}, which earns points "
+                        f"only with grade_run.sh --cpu-recording-points")
 
 
 class Printed:
@@ -625,19 +694,21 @@ def judge_sanitizer(test: Planned, v: Verdict, rep: Report, code: Optional[int],
 
 def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: int,
               programs: Programs, say=print, build: Optional[Build] = None,
-              keep_failing: bool = False) -> List[Verdict]:
+              keep_failing: bool = False, cpu_recording_points: bool = False) -> List[Verdict]:
     """Runs the tests as ctest would with the build's resource spec: the CPU tests `jobs` at a
     time throughout; the GPU tests that share the GPU (correctness, sanitizer runs: one slot
     each) as many at a time as the GPU has slots (what a test that needs it alone asks for);
     then those that need the GPU alone (timing, counters: they hold the `gpu` lock), one at a
     time, in order, once no shared GPU test runs. A test runs only the programs the grading
     build made (`programs`). `build`: the build folder, whose list of what tests read the sandbox
-    shows them; keep_failing: --keep-failing-output."""
+    shows them; keep_failing: --keep-failing-output; cpu_recording_points:
+    --cpu-recording-points."""
     course = (build or Build(programs.dir)).source_dir
     needs = declared_needs(tests, course)
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
     runner = Runner(sandbox, scratch_root, machine, programs, build, keep_failing, needs,
-                    read_profiles(course) if needs else None)
+                    read_profiles(course) if needs else None, cpu_recording_tests(tests, course),
+                    cpu_recording_points)
     results: Dict[str, Verdict] = {}
     done = [0]
     lock = threading.Lock()
@@ -678,7 +749,7 @@ def junit(verdicts: List[Verdict]) -> str:
              f'failures="{sum(v.status == FAILED for v in verdicts)}" '
              f'skipped="{sum(v.status in (SKIPPED, NOT_GRADABLE, NOT_BUILT) for v in verdicts)}">']
     for v in verdicts:
-        status = {PASSED: "run", FAILED: "fail"}.get(v.status, "notrun")
+        status = {PASSED: "run", FROM_CPU_RECORDING: "run", FAILED: "fail"}.get(v.status, "notrun")
         lines.append(f'  <testcase name={quoteattr(v.name)} classname="grade" '
                      f'time="{v.seconds:.3f}" status="{status}">')
         lines.append("    <properties>")
@@ -740,7 +811,7 @@ def output_kept(keep_failing: bool) -> str:
 
 def write_outputs(verdicts: List[Verdict], sandbox: Sandbox, machine: Machine,
                   programs: Programs, junit_path: Path, record_path: Path,
-                  keep_failing: bool = False) -> None:
+                  keep_failing: bool = False, cpu_recording_points: bool = False) -> None:
     """The JUnit report and the evidence record, which names the report by its hash (so a
     JUnit file written later, by ctest for instance, is not mistaken for the grader's) and the
     grading build whose programs the tests ran (its id, as in its record)."""
@@ -751,6 +822,7 @@ def write_outputs(verdicts: List[Verdict], sandbox: Sandbox, machine: Machine,
             "sandbox": sandbox.record(),
             "output": output_kept(keep_failing),
             "machine": asdict(machine),
+            "cpu_recording_points": cpu_recording_points,
             "build": programs.build,
             "tests": [{k: v for k, v in asdict(x).items() if k != "output"} for x in verdicts]}
     write_text_atomic(record_path, json.dumps(data, indent=1) + "\n")
@@ -770,6 +842,7 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--not-isolated", action="store_true",
                     help="run without a sandbox where none can be made (the report says so)")
     keep_output_option(ap)
+    cpu_recording_option(ap)
     jobs_option(ap)
     args = ap.parse_args(argv)
     if not args.show_sandbox and (args.junit is None or args.record is None):
@@ -787,9 +860,10 @@ def main(argv: List[str]) -> int:
         machine = Machine.read(args.machine)
         programs = Programs(args.build_dir)
         verdicts = run_tests(tests, box, machine, args.jobs, programs, build=Build(args.build_dir),
-                             keep_failing=args.keep_failing_output)
+                             keep_failing=args.keep_failing_output,
+                             cpu_recording_points=args.cpu_recording_points)
         write_outputs(verdicts, box, machine, programs, args.junit, args.record,
-                      args.keep_failing_output)
+                      args.keep_failing_output, args.cpu_recording_points)
         passed = sum(v.status == PASSED for v in verdicts)
         print(f"{passed} of {len(verdicts)} tests passed ({box.describe()})")
         return 0
@@ -803,6 +877,15 @@ def keep_output_option(parser) -> None:
                         help=f"keep the last {KEPT_BYTES} bytes of a failing test's output in the "
                              f"JUnit report (default: only its measurement lines and first failed "
                              f"assertion; the report may be where the student can read it)")
+
+
+def cpu_recording_option(parser) -> None:
+    """--cpu-recording-points: tests that pass from the CPU recording earn their points."""
+    parser.add_argument("--cpu-recording-points", action="store_true",
+                        help="where the counters are refused, the counter tests of a lesson whose "
+                             "kernel runs on the CPU take their counts from the CPU run of the "
+                             "same launches: with this, those that pass earn their points "
+                             "(default: listed, not gradable here)")
 
 
 def grading_sandbox(allow_none: bool, hidden: Optional[Path] = None) -> Sandbox:

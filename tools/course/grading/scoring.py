@@ -3,8 +3,9 @@
 A lesson's points go to its parts (predictions, CPU exercise tests, GPU exercise tests) in whole
 points, then to the tests of each part (points_table.py); a part scores its passed tests' points
 rounded to a whole point, and a failed sanitizer run of the student's kernel costs the lesson
-its penalty. A test scores its points only if it ran and passed. A GPU test that was skipped scores zero and
-is listed as "not run: <reason>". A test whose program is not built scores zero, "did not build"
+its penalty. A test scores its points only if it ran and passed (a counter test that passed
+from the CPU recording, only where the instructor allowed it). A GPU test that was skipped
+scores zero and is listed as "not run: <reason>". A test whose program is not built scores zero, "did not build"
 (with the compiler's first error where the lesson's build status has it). A test of the table
 or of the build's test list that is missing from the report scores zero, "not run". The score is
 always taken against the whole table."""
@@ -30,6 +31,12 @@ FAILED = "failed"
 NOT_RUN = "not run"
 NOT_BUILT = "did not build"
 NOT_GRADABLE = "not gradable here"
+#: A counter test that passed with its counts from the CPU run of the same launches, where the
+#: machine's counters are refused and the instructor let such tests earn their points
+#: (grade_tests.py: the grader lists it so only then; otherwise it is not gradable here).
+FROM_CPU_RECORDING = "passed from the CPU recording"
+#: The statuses that earn a test its points.
+EARNS = (PASSED, FROM_CPU_RECORDING)
 UNLISTED = "not in the points table"
 
 
@@ -205,8 +212,8 @@ class _Judge:
 
     def _grader_verdict(self, res: TestResult) -> tuple:
         """The verdict the grader reached from the test's own report (grade_tests.py)."""
-        if res.verdict == "passed":
-            return PASSED, ""
+        if res.verdict in EARNS:
+            return res.verdict, ""
         if res.verdict == "did not build":
             return NOT_BUILT, self.build_error or "its test program is not built"
         if res.verdict in ("skipped", NOT_GRADABLE):
@@ -277,7 +284,7 @@ def _share_points(lesson: LessonScore) -> None:
     total = sum((t.weight for t in lesson.tests), Fraction(0))
     for t in lesson.tests:
         t.points = lesson.points * t.weight / total if total else Fraction(0)
-        t.score = t.points if t.status == PASSED else Fraction(0)
+        t.score = t.points if t.status in EARNS else Fraction(0)
 
 
 def _share_by_parts(lesson: LessonScore, table: PointsTable) -> None:
@@ -295,7 +302,7 @@ def _share_by_parts(lesson: LessonScore, table: PointsTable) -> None:
         for t in tests:
             t.points = points * t.weight / total
     for t in lesson.tests:
-        t.score = t.points if t.status == PASSED else Fraction(0)
+        t.score = t.points if t.status in EARNS else Fraction(0)
     failed = [t for t in lesson.tests if t.part == "sanitizer" and t.status == FAILED]
     if failed and lesson.parts:
         lesson.penalty = round_half_up(lesson.points * table.sanitizer_penalty)

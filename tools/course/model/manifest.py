@@ -39,7 +39,12 @@
   bank model's 8- and 16-byte rules verified on this GPU; `ldmatrix_rule`: its ldmatrix rule,
   measured on the architectures common/gpu_profiles.json says) and why. The kit skips a test
   whose need this GPU does not meet, with one sentence; the grader lists it as not gradable
-  before any student code runs (course/model/needs.py).
+  before any student code runs (course/model/needs.py). `cpu_recording` (a lesson whose
+  kernel runs on the CPU) lists the counter tests whose counts may come from the CPU run of
+  the same launches where the grader finds the counters refused: tests that measure with a
+  RecordedLaunch (kit/testing.hpp's CounterTest::measure), whose launches the lesson's
+  CpuRecording test holds to the counters. They then pass or fail "from the CPU recording",
+  and earn points only where the instructor allows it (grade_run.sh --cpu-recording-points).
 - policy: what the lesson's exercise files may use beyond the course-wide lists of
   policy/exercise_rules.py: headers, `std::` names, other names (a name may end in `*`), and
   the kit's names (`kit`, qualified: "kit::Pitched"; a type brings its members): never the
@@ -103,6 +108,9 @@ class GpuNeeds:
     shared_memory_per_block: int  # bytes
     counters: bool
     tests: Tuple[TestNeeds, ...] = ()
+    #: The counter tests whose counts may come from the CPU run of the same launches where the
+    #: grader finds the counters refused (GoogleTest names, `*` any run of characters).
+    cpu_recording: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -273,8 +281,12 @@ def parse_manifest(text: str, path: Path, shown: str, number: str) -> Manifest:
             r.strings(e.get("rows", []), f"{where}.rows"),
             r.string(e["strides"], f"{where}.strides") if "strides" in e else "",
             f"{shown}, {where}"))
+    kernel_on_cpu = r.boolean(d["kernel_on_cpu"], "kernel_on_cpu")
+    if gpu.cpu_recording and not kernel_on_cpu:
+        raise r.fail("gpu.cpu_recording", "only a lesson whose kernel runs on the CPU "
+                                          "(kernel_on_cpu) has a CPU recording of its launches")
     return Manifest(path, lesson, r.string(d["title"], "title"), r.string(d["teaches"], "teaches"),
-                    points, r.boolean(d["kernel_on_cpu"], "kernel_on_cpu"), gpu, policy,
+                    points, kernel_on_cpu, gpu, policy,
                     tuple(exceptions), tuple(pictures), tuple(measured),
                     r.string(d["gpu_judges"], "gpu_judges") if "gpu_judges" in d else "")
 
@@ -287,7 +299,7 @@ _TEST_NAME = re.compile(r"^[A-Za-z0-9_*]+\.[A-Za-z0-9_*/]+$")
 
 def _gpu_needs(r: _Reader, value: Any) -> GpuNeeds:
     g = r.object(value, "gpu", ("compute_capability", "tma", "ldmatrix", "stmatrix",
-                                "shared_memory_per_block", "counters"), ("tests",))
+                                "shared_memory_per_block", "counters"), ("tests", "cpu_recording"))
     tests = []
     for where, e in r.objects(g.get("tests", []), "gpu.tests"):
         e = r.object(e, where, ("tests", "why"), _TEST_NEEDS)
@@ -309,7 +321,20 @@ def _gpu_needs(r: _Reader, value: Any) -> GpuNeeds:
                     r.boolean(g["tma"], "gpu.tma"), r.boolean(g["ldmatrix"], "gpu.ldmatrix"),
                     r.boolean(g["stmatrix"], "gpu.stmatrix"),
                     r.count(g["shared_memory_per_block"], "gpu.shared_memory_per_block"),
-                    r.boolean(g["counters"], "gpu.counters"), tuple(tests))
+                    r.boolean(g["counters"], "gpu.counters"), tuple(tests),
+                    _cpu_recording(r, g))
+
+
+def _cpu_recording(r: _Reader, g: Dict[str, Any]) -> Tuple[str, ...]:
+    names = r.strings(g.get("cpu_recording", []), "gpu.cpu_recording")
+    if "cpu_recording" in g and not names:
+        raise r.fail("gpu.cpu_recording", "lists no test")
+    for i, name in enumerate(names):
+        r.string(name, f"gpu.cpu_recording[{i}]", _TEST_NAME)
+    if names and g["counters"] is not True:
+        raise r.fail("gpu.cpu_recording", "names counter tests, but the lesson has none "
+                                          "(gpu.counters is false)")
+    return names
 
 
 def _gpu_json(g: GpuNeeds) -> Dict[str, Any]:
@@ -326,6 +351,8 @@ def _gpu_json(g: GpuNeeds) -> Dict[str, Any]:
                 if t.shared_memory_per_block else {}),
              **{k: True for k in ("wide_rules", "ldmatrix_rule") if getattr(t, k)},
              "why": t.why} for t in g.tests]
+    if g.cpu_recording:
+        data["cpu_recording"] = list(g.cpu_recording)
     return data
 
 

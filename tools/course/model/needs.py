@@ -54,6 +54,7 @@ class Needs:
     wide_rules: bool = False
     ldmatrix_rule: bool = False
     counters: bool = False
+    timing: bool = False  # a timing test (`perf` label): the GPU must show a slowdown at all
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,10 @@ class Capabilities:
     ldmatrix_rule: bool = False  # the ldmatrix rule measured on its architecture
     counters: bool = True
     counters_reason: str = ""
+    #: Whether it shows a slowdown at all (the machine check's timing probe; a profile row
+    #: assumes it does), and why not.
+    timing: bool = True
+    timing_reason: str = ""
     gpus: str = ""  # the GPUs of a profile, for tables
 
 
@@ -134,18 +139,25 @@ def merged(a: Needs, b: Needs) -> Needs:
     return Needs(*(max(getattr(a, f.name), getattr(b, f.name)) for f in fields(Needs)))
 
 
-def needs_of(gpu: GpuNeeds, test: str, counters: bool) -> Needs:
+def needs_of(gpu: GpuNeeds, test: str, counters: bool, timing: bool = False) -> Needs:
     """What the test `test` ("Suite.Name", GoogleTest's name) of a lesson with these declared
     needs needs: its lesson's, and more where a `tests` entry names it; `counters` where it
-    reads the counters (its file's name says so: its label)."""
+    reads the counters, `timing` where it times (its file's name says so: its label)."""
     n = Needs(_cc(gpu.compute_capability), gpu.tma, gpu.ldmatrix, gpu.stmatrix,
-              gpu.shared_memory_per_block, counters=counters)
+              gpu.shared_memory_per_block, counters=counters, timing=timing)
     for entry in gpu.tests:
         if any(fnmatch.fnmatchcase(test, pattern) for pattern in entry.tests):
             n = merged(n, Needs(_cc(entry.compute_capability), entry.tma, entry.ldmatrix,
                                 entry.stmatrix, entry.shared_memory_per_block, entry.wide_rules,
                                 entry.ldmatrix_rule))
     return n
+
+
+def from_cpu_recording(gpu: GpuNeeds, test: str) -> bool:
+    """Whether the counter test `test` of a lesson with these declared needs may take its
+    counts from the CPU run of the same launches where the counters are refused (its
+    gpu.cpu_recording names it)."""
+    return any(fnmatch.fnmatchcase(test, pattern) for pattern in gpu.cpu_recording)
 
 
 def unmet(needs: Needs, caps: Capabilities, profiles: Profiles) -> Optional[str]:
@@ -170,4 +182,7 @@ def unmet(needs: Needs, caps: Capabilities, profiles: Profiles) -> Optional[str]
                 f"{profiles.first['ldmatrix_rule']} only; {here}")
     if needs.counters and not caps.counters:
         return f"needs the hardware counters, refused on this machine: {caps.counters_reason}"
+    if needs.timing and not caps.timing:
+        return (f"needs a GPU that shows a slowdown as the timing tests measure one; the "
+                f"machine check's probe did not: {caps.timing_reason}")
     return None

@@ -296,6 +296,26 @@ class GradeReport(ToolTest):
         self.assertTrue(self.score()["complete"])
         self.assertNotIn("Incomplete", self.md.read_text())
 
+    def test_a_test_passed_from_the_cpu_recording_earns_its_points_and_is_listed_apart(self):
+        # The grader lists a counter test so only where the instructor let such tests earn
+        # their points (grade_tests.py); the report counts it apart from those that passed.
+        report = junit_file(self.tmp / "recorded.xml", [
+            self.grader_case("student/lesson01/A.Cpu", "passed"),
+            self.grader_case("student/lesson01/C.Counts", "passed from the CPU recording")])
+        proc = self.grade(junit=(report,))
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        data = self.score()
+        self.assertEqual(data["tests"]["lesson01/C.Counts"]["status"],
+                         "passed from the CPU recording")
+        self.assertEqual(data["tests"]["lesson01/C.Counts"]["score"],
+                         data["tests"]["lesson01/C.Counts"]["max"])
+        self.assertGreater(data["tests"]["lesson01/C.Counts"]["max"], 0)
+        self.assertEqual((data["lessons"]["lesson01"]["passed"],
+                          data["lessons"]["lesson01"]["from_cpu_recording"]), (1, 1))
+        self.assertTrue(data["complete"])
+        self.assertIn("| 1 / 2 (and 1 from the CPU recording) |", self.md.read_text())
+        self.assertIn("1 passed from the CPU recording", proc.stdout)
+
     def test_several_reports_merge(self):
         proc = self.grade(junit=("junit-kit-h200.xml", "junit-student-nogpu.xml"))
         self.assertEqual(proc.returncode, 0, proc.stderr)

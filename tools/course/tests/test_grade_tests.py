@@ -139,7 +139,7 @@ class Evidence(Runner):
                          ("not gradable here", "no GPU: nvidia-smi not found"))
         h100 = {"gpu": True, "counters": True, "arch": "sm_90", "compute_capability": 90,
                 "shared_memory_per_block": 232448, "tma": True, "ldmatrix": True,
-                "stmatrix": True, "wide_rules": True, "ldmatrix_rule": True}
+                "stmatrix": True, "wide_rules": True, "ldmatrix_rule": True, "timing": True}
         machine.write_text(json.dumps(h100))
         got = self.grade("--machine", machine)
         self.assertEqual(got["G.Skip"]["status"], "skipped")  # a GPU here: the test's own skip
@@ -151,6 +151,94 @@ class Evidence(Runner):
                          ("not gradable here", "needs compute capability 7.5 (sm_75) or later; "
                                                "this GPU is sm_61"))
         self.assertEqual(got["G.Skip"]["exit_code"], None)
+
+
+    def test_a_gpu_that_shows_no_slowdown_grades_no_timing_test(self):
+        perf = [{"name": "LABELS", "value": ["lesson01", "student", "exercise", "gpu", "perf"]}]
+        self.register({"P.Slowdown": "pass", "G.Correct": "pass"}, extra={"P.Slowdown": perf},
+                      gpu=True)
+        listing = json.loads(Path(self.env["FAKE_CTEST_LIST"]).read_text())
+        for t in listing["tests"]:  # the perf label replaces the register's labels
+            t["properties"] = [p for p in t["properties"] if p["name"] != "LABELS" or
+                               "perf" in p["value"] or t["name"].endswith("G.Correct")]
+        Path(self.env["FAKE_CTEST_LIST"]).write_text(json.dumps(listing))
+        h100 = {"gpu": True, "counters": True, "arch": "sm_90", "compute_capability": 90,
+                "shared_memory_per_block": 232448, "tma": True, "ldmatrix": True,
+                "stmatrix": True, "wide_rules": True, "ldmatrix_rule": True, "timing": True}
+        machine = self.tmp / "machine.json"
+        machine.write_text(json.dumps(h100))
+        got = self.grade("--machine", machine)
+        self.assertEqual((got["P.Slowdown"]["status"], got["G.Correct"]["status"]),
+                         ("passed", "passed"))
+        # The machine check's probe saw no slowdown (here: too few warps per SM): the timing
+        # test is not run, and says why; the others run.
+        why = "float stride 32 over float stride 1: unsupported: 8 warps per SM"
+        machine.write_text(json.dumps(dict(h100, timing=False, timing_reason=why)))
+        got = self.grade("--machine", machine)
+        self.assertEqual(got["P.Slowdown"]["status"], "not gradable here")
+        self.assertEqual(got["P.Slowdown"]["exit_code"], None)
+        self.assertIn(f"the machine check's probe did not: {why}", got["P.Slowdown"]["detail"])
+        self.assertEqual(got["G.Correct"]["status"], "passed")
+        # A machine check that did not probe timing: no timing test is graded (fail closed).
+        machine.write_text(json.dumps({k: v for k, v in h100.items() if k != "timing"}))
+        got = self.grade("--machine", machine)
+        self.assertIn("did not probe timing", got["P.Slowdown"]["detail"])
+
+    def test_where_counters_are_refused_the_cpu_recording_stands_in_only_where_declared(self):
+        # Lesson 01 of the stand-in course runs its kernel on the CPU, and its manifest lets
+        # C.Recorded and C.Wrong take their counts from the CPU recording; C.Other it does not.
+        path = self.source / "lessons" / "01_no_conflict" / "lesson.json"
+        data = json.loads(path.read_text())
+        data["kernel_on_cpu"] = True
+        data["gpu"].update(counters=True, cpu_recording=["C.Recorded", "C.Wrong"])
+        path.write_text(json.dumps(data))
+        counters = [{"name": "LABELS", "value": ["lesson01", "student", "exercise", "gpu",
+                                                 "counters"]}]
+        self.register({"C.Recorded": "recorded", "C.Wrong": "recorded-fail",
+                       "C.Other": "recorded"},
+                      extra={n: counters for n in ("C.Recorded", "C.Wrong", "C.Other")}, gpu=True)
+        listing = json.loads(Path(self.env["FAKE_CTEST_LIST"]).read_text())
+        for t in listing["tests"]:  # the counters label replaces the register's labels
+            t["properties"] = [p for p in t["properties"] if p["name"] != "LABELS" or
+                               "counters" in p["value"]]
+        Path(self.env["FAKE_CTEST_LIST"]).write_text(json.dumps(listing))
+        h100 = {"gpu": True, "counters": True, "arch": "sm_90", "compute_capability": 90,
+                "shared_memory_per_block": 232448, "tma": True, "ldmatrix": True,
+                "stmatrix": True, "wide_rules": True, "ldmatrix_rule": True, "timing": True}
+        machine = self.tmp / "machine.json"
+        # Counters readable: every counter test reads them (the stand-in fails without the
+        # grader's word, as a test that read counters it should not have).
+        machine.write_text(json.dumps(h100))
+        got = self.grade("--machine", machine)
+        self.assertEqual({n: t["status"] for n, t in got.items()},
+                         {"C.Recorded": "failed", "C.Wrong": "failed", "C.Other": "failed"})
+        self.assertEqual({t["counts_from"] for t in got.values()}, {""})
+        # Refused, without the instructor's switch: the declared tests run from the CPU
+        # recording, each listed with its outcome and not gradable; the other is not run.
+        machine.write_text(json.dumps(dict(h100, counters=False,
+                                           counters_reason="ERR_NVGPUCTRPERM")))
+        got = self.grade("--machine", machine)
+        self.assertEqual({n: t["status"] for n, t in got.items()},
+                         {n: "not gradable here" for n in got})
+        self.assertEqual(got["C.Other"]["exit_code"], None)
+        self.assertIn("needs the hardware counters", got["C.Other"]["detail"])
+        self.assertEqual(got["C.Recorded"]["counts_from"], "cpu recording")
+        self.assertIn("from the CPU recording it passed, which earns points only with "
+                      "grade_run.sh --cpu-recording-points", got["C.Recorded"]["detail"])
+        self.assertIn("ERR_NVGPUCTRPERM", got["C.Recorded"]["detail"])
+        self.assertIn("from the CPU recording it failed", got["C.Wrong"]["detail"])
+        self.assertFalse(self.record["cpu_recording_points"])
+        # With the switch: passed from the CPU recording, apart from passed; a failure fails.
+        got = self.grade("--machine", machine, "--cpu-recording-points")
+        self.assertEqual({n: t["status"] for n, t in got.items()},
+                         {"C.Recorded": "passed from the CPU recording", "C.Wrong": "failed",
+                          "C.Other": "not gradable here"})
+        self.assertIn("from the CPU recording (ERR_NVGPUCTRPERM)", got["C.Wrong"]["detail"])
+        self.assertTrue(self.record["cpu_recording_points"])
+        junit = (self.tmp / "junit.xml").read_text()
+        self.assertIn('<property name="course_verdict" value="passed from the CPU recording"/>',
+                      junit)
+        self.assertIn("(from the CPU recording): load 1.00", junit)
 
 
 @unittest.skipUnless(BOX.isolated, f"no sandbox here: {BOX.reason}")

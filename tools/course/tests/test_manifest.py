@@ -83,6 +83,22 @@ class Refusals(ToolTest):
         self.assertRefused(dict(GOOD, gpu=dict(GOOD["gpu"], shared_memory_per_block="4 KB")),
                            "gpu.shared_memory_per_block")
 
+    def test_which_counter_tests_may_take_the_cpu_recording(self):
+        on_cpu = dict(GOOD, kernel_on_cpu=True)
+        m = parse(dict(on_cpu, gpu=dict(GOOD["gpu"], cpu_recording=["TransposeCounters.*"])))
+        self.assertEqual(m.gpu.cpu_recording, ("TransposeCounters.*",))
+        self.assertEqual(parse(m.to_json()), m, "written as read")
+        self.assertEqual(parse(on_cpu).gpu.cpu_recording, ())
+        self.assertRefused(dict(GOOD, gpu=dict(GOOD["gpu"], cpu_recording=["A.B"])),
+                           "gpu.cpu_recording", "kernel runs on the CPU")
+        self.assertRefused(dict(on_cpu, gpu=dict(GOOD["gpu"], cpu_recording=[])),
+                           "gpu.cpu_recording", "no test")
+        self.assertRefused(dict(on_cpu, gpu=dict(GOOD["gpu"], cpu_recording=["x y"])),
+                           "gpu.cpu_recording[0]")
+        self.assertRefused(dict(on_cpu, gpu=dict(GOOD["gpu"], counters=False,
+                                                 cpu_recording=["A.B"])),
+                           "gpu.cpu_recording", "gpu.counters is false")
+
     def test_what_is_refused(self):
         self.assertRefused("{", "not JSON")
         self.assertRefused(dict(GOOD, color="red"), "unknown key color")

@@ -10,14 +10,14 @@ import unittest
 from pathlib import Path
 
 from course_testing import ROOT
-from course.authoring.gpu_table import graded_tests
+from course.authoring.gpu_table import graded_tests, test_names
 from course.grading import grade_tests
 from course.grading.grade_tests import Machine, Planned, Runner, declared_needs
 from course.grading.sandbox import Sandbox
 from course.model.course_model import find_lessons
 from course.model.manifest import GpuNeeds, TestNeeds
-from course.model.needs import (PROFILES_CPP, Capabilities, Needs, capabilities_of, needs_of,
-                               profiles_cpp, read_profiles, unmet)
+from course.model.needs import (PROFILES_CPP, Capabilities, Needs, capabilities_of,
+                               from_cpu_recording, needs_of, profiles_cpp, read_profiles, unmet)
 
 CASES = ROOT / "tests" / "common" / "needs_cases.txt"
 
@@ -96,6 +96,27 @@ class DeclaredNeeds(unittest.TestCase):
                         self.assertTrue(any(fnmatch.fnmatchcase(n, pattern) for n in gpu),
                                         f"lesson {lesson.number}'s gpu.tests names {pattern}, "
                                         f"which is none of its GPU tests")
+
+    def test_the_cpu_recording_names_counter_tests_that_measure_recorded_launches(self):
+        # A pattern that names nothing would leave a counter test not gradable where it could
+        # be graded; one that names a test reading the counters themselves would fail it from
+        # the CPU recording (kit::testing::CounterTest::session throws there).
+        for lesson in find_lessons(ROOT):
+            counters = {t.name for t in graded_tests(lesson, ROOT) if "counters" in t.labels}
+            for pattern in lesson.manifest.gpu.cpu_recording:
+                with self.subTest(lesson=lesson.number, pattern=pattern):
+                    named = {n for n in counters if fnmatch.fnmatchcase(n, pattern)}
+                    self.assertTrue(named, f"lesson {lesson.number}'s gpu.cpu_recording names "
+                                           f"{pattern}, which is none of its counter tests")
+            for path in sorted((ROOT / "tests" / lesson.folder).glob("gpu_*counters_test.cpp")):
+                text = path.read_text()
+                for name in test_names(text):
+                    if from_cpu_recording(lesson.manifest.gpu, name):
+                        with self.subTest(test=name):
+                            body = text[text.index(name.split(".")[1]):]
+                            body = body[:body.find("\nTEST") if "\nTEST" in body else None]
+                            self.assertNotIn("session()", body,
+                                             f"{name} reads the counters themselves")
 
     def test_every_lessons_gpu_tests_from_the_course(self):
         planned = [Planned(f"student/lesson{lesson.number}/Some.Test", [f"lesson{lesson.number}",
