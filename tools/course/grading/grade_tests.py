@@ -446,7 +446,8 @@ class Runner:
         verdict says where its counts came from, and without the switch it is not gradable
         here, whatever it showed."""
         v.counts_from = "cpu recording"
-        refused = self.machine.counters_reason or "the counters are refused on this machine"
+        refused = "counters refused on this machine" + (
+            f" ({self.machine.counters_reason})" if self.machine.counters_reason else "")
         if v.status == PASSED:
             outcome = "passed"
             v.status, v.detail = FROM_CPU_RECORDING, f"counts from the CPU run: {refused}"

@@ -30,7 +30,7 @@ FILE_NAME = "results.json"
 #: The environment that changes what a test program does (the kit reads these), or which GPU it
 #: runs on.
 SETTINGS = ("KIT_SMALL", "KIT_SEED", "KIT_FORCE_NO_GPU", "KIT_COUNTERS_REFUSE",
-            "KIT_GPU_PROFILE", "CUDA_VISIBLE_DEVICES")
+            "KIT_GPU_PROFILE", "KIT_COUNTS_FROM", "CUDA_VISIBLE_DEVICES")
 #: The self-check's record in a build folder (`./course self-check`): the kit reads it, so a new
 #: one can turn a skip into a run.
 SELF_CHECK_RECORD = Path("self-check") / "rules.json"
