@@ -229,7 +229,8 @@ def _grade_one(student: Student, slot: Slot, folder: Path, out: Path, args, pin:
     key = {"commit": outcome.commit, "pin": pin, "machine": where,
            "lessons": args.lessons or "all",
            **({"counters": "treated as refused"} if args.counters_refused else {}),
-           **({"cpu_recording": "earns points"} if args.cpu_recording_points else {})}
+           **({"cpu_recording": "earns points"} if args.cpu_recording_points else {}),
+           **({"tests": "apart"} if args.tests_apart else {})}
     record = folder / "graded.json"
     if not args.again and record.is_file() and (folder / "score.json").is_file():
         try:
@@ -252,6 +253,8 @@ def _grade_one(student: Student, slot: Slot, folder: Path, out: Path, args, pin:
         argv += ["--counters-refused"]
     if args.cpu_recording_points:
         argv += ["--cpu-recording-points"]
+    if args.tests_apart:
+        argv += ["--tests-apart"]
     with open(folder / "grade.log", "w") as log:
         proc = subprocess.run(argv, cwd=str(course), stdout=log, stderr=subprocess.STDOUT,
                               env=slot.env)
@@ -580,6 +583,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--cpu-recording-points", action="store_true",
                     help="counter tests that pass from the CPU recording earn their points "
                          "(grade_run.sh --cpu-recording-points)")
+    ap.add_argument("--tests-apart", action="store_true",
+                    help="every test in a process of its own (grade_run.sh --tests-apart)")
     ap.add_argument("--again", action="store_true",
                     help="grade every student, even one graded before at the same commit")
     ap.add_argument("--jobs", "-j", type=int, default=default_jobs(),

@@ -195,6 +195,7 @@ def grade(args) -> int:
     verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
                                      args.jobs, programs, say=lambda line: print(line, flush=True),
                                      build=build, keep_failing=args.keep_failing_output,
+                                     apart=args.tests_apart,
                                      cpu_recording_points=args.cpu_recording_points)
     grade_tests.write_outputs(verdicts, box, grade_tests.Machine.read(records / "machine.json"),
                               programs, build_dir / "junit.xml", records / "evidence.json",
@@ -245,6 +246,7 @@ def main(argv: List[str]) -> int:
                          "says so)")
     grade_tests.keep_output_option(ap)
     grade_tests.cpu_recording_option(ap)
+    grade_tests.apart_option(ap)
     args = ap.parse_args(argv)
     return run_main("grade_run.sh", lambda: grade(args), error_status=2)
 

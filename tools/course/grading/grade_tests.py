@@ -16,6 +16,13 @@ the test can write. A test passes only when
     skip), and
   - (for a sanitizer run) the sanitizer wrapper passed and the report shows that the tests it
     was given really started.
+The tests of one program that need the GPU alone (counters, timing) run in one process, one
+filter naming each (batches(); a lesson's manifest may keep its tests apart): there a test
+passes only when the report lists exactly the tests asked for, it and every test before it
+started and passed, and the process, whose every test passed, exited 0. From the first test
+that did not pass, and for every test of a process that ran out of time, left no report or
+listed a test it was not asked for, each runs again in a process of its own and is judged as
+above. docs/instructors.md, section 8, weighs what this gives up.
 A test whose program is missing did not build, and is not run; a test whose program is not the
 one the grading build made (build_lessons.py's record, <build>/course/programs.json: the file's
 sha256 under that build's id) is not run either, and fails with the reason; a skip is a skip;
@@ -95,6 +102,11 @@ REPORT_BYTES = 8 * 1024 * 1024
 #: MEASURED_LINES) and a failing test's first failed assertion, each cut to LINE_CHARS; with
 #: --keep-failing-output, also the last KEPT_BYTES of a failing test's output.
 MEASURED_LINES = 32
+#: The most tests of one process whose measurement lines are kept apart (a batch: the tests of a
+#: program that need the GPU alone).
+MEASURED_TESTS = 64
+_RUN = re.compile(r"^\[ RUN      \] (\S+)\s*$")
+_FILTER = "--gtest_filter="
 LINE_CHARS = 300
 KEPT_BYTES = 4 * 1024
 #: The most of a verdict's detail (it may quote the report a test wrote) that is kept.
@@ -137,8 +149,8 @@ class Planned:
     def gtest_names(self) -> List[str]:
         """The GoogleTest tests the command asks for (the positive part of its filter)."""
         for arg in self.command:
-            if arg.startswith("--gtest_filter="):
-                positive = arg[len("--gtest_filter="):].split("-", 1)[0]
+            if arg.startswith(_FILTER):
+                positive = arg[len(_FILTER):].split("-", 1)[0]
                 return [n for n in positive.split(":") if n]
         return []
 
@@ -162,6 +174,7 @@ class Verdict:
     programs: List[dict] = field(default_factory=list)  # path, sha256, build (its id, or "")
     shown: List[str] = field(default_factory=list)  # what its sandbox bound besides the machine's
     counts_from: str = ""  # "cpu recording" where its counts came from the CPU run
+    batch: List[str] = field(default_factory=list)  # the tests of its process, where it ran more
 
 
 # ------------------------------------------------------------------------------------------
@@ -279,6 +292,28 @@ def cpu_recording_tests(tests: List[Planned], course: Path) -> List[str]:
     return out
 
 
+def batches(alone: List[Planned], course: Path) -> List[List[Planned]]:
+    """The tests that need the GPU alone, in the processes they run in, in their order: the
+    GoogleTest tests of one program, one filter a test, with the same environment and working
+    folder, together, in the order of the first; any other test, and every test of a lesson
+    whose manifest keeps its tests apart (grade_tests_alone), on its own. What a process of
+    several gives up and why it is safe: docs/instructors.md, section 8."""
+    apart = {f"lesson{lesson.number}" for lesson in find_lessons(course)
+             if lesson.manifest.grade_tests_alone}
+    groups: Dict[tuple, List[Planned]] = {}
+    for t in alone:
+        parts = split_test_name(t.name)
+        filters = [a for a in t.command if a.startswith(_FILTER)]
+        if t.kind != "gtest" or len(t.gtest_names) != 1 or filters != [_FILTER + t.gtest_names[0]] \
+                or parts is None or parts.label in apart:
+            key: tuple = ("alone", t.name)
+        else:
+            key = ("program", tuple(a for a in t.command if a not in filters), t.cwd,
+                   tuple(sorted(t.environment.items())))
+        groups.setdefault(key, []).append(t)
+    return list(groups.values())
+
+
 class Programs:
     """The programs of the build folder that a test starts, held to the grading build's record
     (build_lessons.py's Made): a test runs only programs this build made, as it made them."""
@@ -381,16 +416,19 @@ class Runner:
         places = self.sandbox.places(shown, test.gpu) if self.sandbox.isolated else []
         return self.sandbox.command(argv, scratch, env, cwd, shown, gpu=test.gpu), env, cwd, places
 
-    def run(self, test: Planned) -> Verdict:
+    def prepare(self, test: Planned) -> Tuple[Optional[Verdict], Dict[str, str], List[dict]]:
+        """What is decided before any student code runs: (the verdict of a test that is not to
+        run, or None; the grader's word to it in its environment; its programs)."""
         kind = test.kind
         if kind == "none":
-            return Verdict(test.name, NOT_BUILT, "its test program is not built", labels=test.labels)
+            return Verdict(test.name, NOT_BUILT, "its test program is not built",
+                           labels=test.labels), {}, []
         if kind == "placeholder":
             if not self.machine.gpu:
                 return Verdict(test.name, NOT_GRADABLE, f"no GPU: {self.machine.reason}",
-                               labels=test.labels)
+                               labels=test.labels), {}, []
             return Verdict(test.name, FAILED, "its GPU program was not built although this "
-                                              "machine has a GPU", labels=test.labels)
+                                              "machine has a GPU", labels=test.labels), {}, []
         # What the test needs that this GPU lacks, decided before any student code runs; the
         # counters alone, where the lesson allows it, the CPU run of the same launches stands
         # in for.
@@ -401,12 +439,19 @@ class Runner:
             if why is not None:
                 if not (test.name in self.cpu_recording and needs.counters and
                         unmet(replace(needs, counters=False), caps, self.profiles) is None):
-                    return Verdict(test.name, NOT_GRADABLE, why, labels=test.labels)
+                    return Verdict(test.name, NOT_GRADABLE, why, labels=test.labels), {}, []
                 more[COUNTS_FROM_VARIABLE] = "cpu-recording"
         # Only programs the grading build made, as it made them: never an earlier build's.
         refused, programs = self.programs.check(test)
-        if refused is not None:
-            return refused
+        return refused, more, programs
+
+    def run(self, test: Planned) -> Verdict:
+        done, more, programs = self.prepare(test)
+        return done if done is not None else self._execute(test, more, programs)
+
+    def _execute(self, test: Planned, more: Dict[str, str], programs: List[dict]) -> Verdict:
+        """Runs the test in a sandbox of its own and judges it from its report."""
+        kind = test.kind
         scratch = self._scratch()
         # The report goes where only this run of the test knows to write.
         report_dir = scratch / f"report-{secrets.token_hex(8)}"
@@ -439,6 +484,66 @@ class Runner:
         shutil.rmtree(scratch, ignore_errors=True)
         return v
 
+    def run_batch(self, tests: List[Planned]) -> List[Verdict]:
+        """Tests of one program that need the GPU alone (batches()), in one process where they
+        can be: each is prepared as on its own; those the grader tells the same run together,
+        and keep their verdicts up to the first that did not pass (_execute_batch)."""
+        verdicts: Dict[str, Verdict] = {}
+        together: Dict[tuple, List[Tuple[Planned, Dict[str, str], List[dict]]]] = {}
+        for t in tests:
+            done, more, programs = self.prepare(t)
+            if done is not None:
+                verdicts[t.name] = done
+            else:
+                together.setdefault(tuple(sorted(more.items())), []).append((t, more, programs))
+        for items in together.values():
+            for v in self._execute_batch(items):
+                verdicts[v.name] = v
+        return [verdicts[t.name] for t in tests]
+
+    def _execute_batch(self, items: List[Tuple[Planned, Dict[str, str], List[dict]]]
+                       ) -> List[Verdict]:
+        """The tests in one process, with one filter that names each, in order. A test passes
+        from there only when the report lists the tests asked for and no other, it started and
+        passed, and so did every test before it; and, when every test passed, the process
+        exited 0. From the first test that did not, each runs again in a process of its own and
+        is judged there (as is every test of a process that ran out of time, left no report
+        or listed a test it was not asked for)."""
+        if len(items) == 1:
+            return [self._execute(*items[0])]
+        tests = [t for t, _, _ in items]
+        more, programs = items[0][1], items[0][2]
+        names = [t.gtest_names[0] for t in tests]
+        first = tests[0]
+        together = replace(first, command=[_FILTER + ":".join(names) if a.startswith(_FILTER)
+                                           else a for a in first.command],
+                           timeout=sum(t.timeout for t in tests))
+        scratch = self._scratch()
+        report_dir = scratch / f"report-{secrets.token_hex(8)}"
+        report_dir.mkdir()
+        report = report_dir / "report.xml"
+        argv, env, cwd, places = self.sandboxed(together, scratch, report, more)
+        code, printed, timed_out = _run(argv, env, together.timeout, cwd)
+        parsed = read_report(report)
+        shutil.rmtree(scratch, ignore_errors=True)
+        out: List[Verdict] = []
+        if not timed_out and parsed.found and set(parsed.cases) <= set(names):
+            for t, name in zip(tests, names):
+                status, _, started = parsed.cases.get(name, ("not run", "", False))
+                if status != "passed" or not started:
+                    break
+                v = Verdict(t.name, PASSED, exit_code=code,
+                            seconds=round(parsed.seconds.get(name, 0.0), 3), labels=t.labels,
+                            programs=programs, shown=places, batch=names,
+                            report=f"{name}: passed, test {len(out) + 1} of {len(names)} in "
+                                   f"one process")
+                v.output = kept_output(v, printed, self.keep_failing, name)
+                if more:
+                    self._from_cpu_recording(v)
+                out.append(v)
+            if len(out) == len(tests) and code != 0:
+                out = []  # every test passed, yet the process did not end well
+        return out + [self._execute(*item) for item in items[len(out):]]
 
     def _from_cpu_recording(self, v: Verdict) -> None:
         """A counter test that ran with its counts from the CPU recording: passed, it is
@@ -471,6 +576,10 @@ class Printed:
         self.total = 0
         self.measured: List[str] = []
         self.measured_more = 0
+        #: The measurement lines of each test of a process that runs several ("[ RUN      ]"
+        #: lines open a test; those before the first: the program's own), MEASURED_LINES each.
+        self.measured_by: Dict[str, List[str]] = {}
+        self._test = ""
         self.failure = ""
         self._tail = bytearray()
         self._line = bytearray()
@@ -490,11 +599,17 @@ class Printed:
                 self._scan(line[:4 * LINE_CHARS].decode("utf-8", "replace").rstrip("\r"))
 
     def _scan(self, line: str) -> None:
+        started = _RUN.match(line)
+        if started and len(self.measured_by) < MEASURED_TESTS:
+            self._test = started.group(1)
         if line.startswith(MEASUREMENT_PREFIXES):
             if len(self.measured) < MEASURED_LINES:
                 self.measured.append(one_line(line, LINE_CHARS))
             else:
                 self.measured_more += 1
+            own = self.measured_by.setdefault(self._test, [])
+            if len(own) < MEASURED_LINES:
+                own.append(one_line(line, LINE_CHARS))
         elif not self.failure and failure_location(line):
             self.failure = one_line(line, LINE_CHARS)
 
@@ -521,8 +636,13 @@ class Printed:
         return data.decode("utf-8", "replace")
 
 
-def kept_output(v: Verdict, printed: Printed, keep_failing: bool) -> str:
-    """What the JUnit report keeps of what a passed or failed test printed (see the top)."""
+def kept_output(v: Verdict, printed: Printed, keep_failing: bool, test: str = "") -> str:
+    """What the JUnit report keeps of what a passed or failed test printed (see the top); of a
+    passed test `test` of a process that ran several, its program's and its own measurement
+    lines."""
+    if test:
+        return "".join(f"{line}\n" for line in printed.measured_by.get("", []) +
+                       printed.measured_by.get(test, []))
     lines = list(printed.measured)
     if printed.measured_more:
         lines.append(f"[grader] {printed.measured_more} more measurement lines are not kept")
@@ -587,6 +707,7 @@ class Report:
     found: bool
     cases: Dict[str, tuple] = field(default_factory=dict)
     problem: str = ""
+    seconds: Dict[str, float] = field(default_factory=dict)  # each test case's time
 
     @property
     def summary(self) -> str:
@@ -627,6 +748,10 @@ def read_report(path: Path) -> Report:
         else:
             status = ("not run", case.get("status", ""))
         rep.cases[name] = (status[0], status[1], started)
+        try:
+            rep.seconds[name] = max(0.0, float(case.get("time") or 0))
+        except ValueError:
+            rep.seconds[name] = 0.0
     return rep
 
 
@@ -695,15 +820,18 @@ def judge_sanitizer(test: Planned, v: Verdict, rep: Report, code: Optional[int],
 
 def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: int,
               programs: Programs, say=print, build: Optional[Build] = None,
-              keep_failing: bool = False, cpu_recording_points: bool = False) -> List[Verdict]:
+              keep_failing: bool = False, cpu_recording_points: bool = False,
+              apart: bool = False) -> List[Verdict]:
     """Runs the tests as ctest would with the build's resource spec: the CPU tests `jobs` at a
     time throughout; the GPU tests that share the GPU (correctness, sanitizer runs: one slot
     each) as many at a time as the GPU has slots (what a test that needs it alone asks for);
-    then those that need the GPU alone (timing, counters: they hold the `gpu` lock), one at a
-    time, in order, once no shared GPU test runs. A test runs only the programs the grading
+    then those that need the GPU alone (timing, counters: they hold the `gpu` lock), one
+    process at a time, once no shared GPU test runs: those of one program in one process where
+    their lesson allows it (batches()), each other one in its own. A test runs only the
+    programs the grading
     build made (`programs`). `build`: the build folder, whose list of what tests read the sandbox
     shows them; keep_failing: --keep-failing-output; cpu_recording_points:
-    --cpu-recording-points."""
+    --cpu-recording-points; apart: --tests-apart (every test in a process of its own)."""
     course = (build or Build(programs.dir)).source_dir
     needs = declared_needs(tests, course)
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
@@ -714,13 +842,15 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
     done = [0]
     lock = threading.Lock()
 
-    def one(test: Planned) -> None:
-        v = runner.run(test)
+    def record(v: Verdict) -> None:
         with lock:
-            results[test.name] = v
+            results[v.name] = v
             done[0] += 1
             if v.status not in (PASSED,):
-                say(f"  {v.status:<17} {test.name}" + (f": {v.detail[:160]}" if v.detail else ""))
+                say(f"  {v.status:<17} {v.name}" + (f": {v.detail[:160]}" if v.detail else ""))
+
+    def one(test: Planned) -> None:
+        record(runner.run(test))
 
     alone = [t for t in tests if t.lock]
     shared = [t for t in tests if not t.lock and t.gpu]
@@ -733,8 +863,9 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
             cpu_futures = [pool.submit(one, t) for t in cpu]
             for f in shared_futures:
                 f.result()
-            for t in alone:
-                one(t)
+            for batch in ([[t] for t in alone] if apart else batches(alone, course)):
+                for v in runner.run_batch(batch):
+                    record(v)
             for f in cpu_futures:
                 f.result()
     finally:
@@ -844,6 +975,7 @@ def main(argv: List[str]) -> int:
                     help="run without a sandbox where none can be made (the report says so)")
     keep_output_option(ap)
     cpu_recording_option(ap)
+    apart_option(ap)
     jobs_option(ap)
     args = ap.parse_args(argv)
     if not args.show_sandbox and (args.junit is None or args.record is None):
@@ -861,7 +993,7 @@ def main(argv: List[str]) -> int:
         machine = Machine.read(args.machine)
         programs = Programs(args.build_dir)
         verdicts = run_tests(tests, box, machine, args.jobs, programs, build=Build(args.build_dir),
-                             keep_failing=args.keep_failing_output,
+                             keep_failing=args.keep_failing_output, apart=args.tests_apart,
                              cpu_recording_points=args.cpu_recording_points)
         write_outputs(verdicts, box, machine, programs, args.junit, args.record,
                       args.keep_failing_output, args.cpu_recording_points)
@@ -887,6 +1019,13 @@ def cpu_recording_option(parser) -> None:
                              "kernel runs on the CPU take their counts from the CPU run of the "
                              "same launches: with this, those that pass earn their points "
                              "(default: listed, not gradable here)")
+
+
+def apart_option(parser) -> None:
+    """--tests-apart: no test shares a process."""
+    parser.add_argument("--tests-apart", action="store_true",
+                        help="run every test in a process of its own (slower: by default the "
+                             "tests of one program that need the GPU alone share one)")
 
 
 def grading_sandbox(allow_none: bool, hidden: Optional[Path] = None) -> Sandbox:

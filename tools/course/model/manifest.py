@@ -30,6 +30,12 @@
 - gpu_judges: what only a GPU judges of the lesson's exercise (its speed), said once the
   student's kernel passes on the CPU: what the CPU run cannot show, and why it matters, never
   the answer (optional).
+- grade_tests_alone: why the grader runs each of the lesson's tests in a process of its own
+  (optional). Elsewhere, the tests of one program that need the GPU alone (counters, timing)
+  share one process when graded, each still judged from the report (grading/grade_tests.py's
+  batches; docs/instructors.md, section 8, says what that gives up): a lesson whose exercise
+  runs student code outside the calls of its tests, or host code whose undefined behaviour could
+  reach the test that called it, says so here.
 - gpu: what the lesson's GPU tests need: the compute capability its kernels are built for at
   least, the TMA, ldmatrix, stmatrix, the most shared memory one block of its kernels uses
   (bytes, static and dynamic: `course-admin shared-memory-needs` measures it on a GPU), and the
@@ -171,6 +177,9 @@ class Manifest:
     pictures: Tuple[PictureEntry, ...] = ()
     measured: Tuple[MeasuredEntry, ...] = ()
     gpu_judges: str = ""
+    #: Why the grader runs each of the lesson's tests in a process of its own, never with the
+    #: other tests of its program that need the GPU alone ("" where it may).
+    grade_tests_alone: str = ""
 
     def to_json(self) -> str:
         return manifest_json(self)
@@ -239,7 +248,8 @@ def parse_manifest(text: str, path: Path, shown: str, number: str) -> Manifest:
         raise CourseError(f"{shown}: not JSON ({e})") from None
     d = r.object(data, "the manifest",
                  ("lesson", "title", "teaches", "points", "kernel_on_cpu", "gpu"),
-                 ("policy", "answer_exceptions", "pictures", "measured", "gpu_judges"))
+                 ("policy", "answer_exceptions", "pictures", "measured", "gpu_judges",
+                  "grade_tests_alone"))
     lesson = r.string(d["lesson"], "lesson", re.compile(r"^\d\d$"))
     if lesson != number:
         raise r.fail("lesson", f"'{lesson}' is not the folder's number, {number}")
@@ -288,7 +298,9 @@ def parse_manifest(text: str, path: Path, shown: str, number: str) -> Manifest:
     return Manifest(path, lesson, r.string(d["title"], "title"), r.string(d["teaches"], "teaches"),
                     points, kernel_on_cpu, gpu, policy,
                     tuple(exceptions), tuple(pictures), tuple(measured),
-                    r.string(d["gpu_judges"], "gpu_judges") if "gpu_judges" in d else "")
+                    r.string(d["gpu_judges"], "gpu_judges") if "gpu_judges" in d else "",
+                    r.string(d["grade_tests_alone"], "grade_tests_alone")
+                    if "grade_tests_alone" in d else "")
 
 
 #: What a test may need beyond its lesson (the keys of a gpu.tests entry besides tests, why).
@@ -387,7 +399,8 @@ def manifest_json(m: Manifest) -> str:
         "points": int(m.points) if float(m.points).is_integer() else m.points,
         "kernel_on_cpu": m.kernel_on_cpu,
         **({"gpu_judges": m.gpu_judges} if m.gpu_judges else {}),
-        "gpu": _gpu_json(m.gpu)}
+        "gpu": _gpu_json(m.gpu),
+        **({"grade_tests_alone": m.grade_tests_alone} if m.grade_tests_alone else {})}
     policy = (("headers", m.policy.headers), ("std", m.policy.std), ("names", m.policy.names),
               ("kit", m.policy.kit))
     if any(v for _, v in policy):

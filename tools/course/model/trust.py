@@ -89,9 +89,13 @@ def read_trust(build_dir: Optional[Path], junit: List[Path]) -> Trust:
     if evidence.get("output"):
         t.lines.append(f"Test output: the report keeps {evidence['output']}.")
     tests = evidence.get("tests", [])
+    batched = sum(1 for x in tests if x.get("batch"))
     t.lines.append(f"Verdicts: from each test's own GoogleTest report and exit status, for the "
                    f"{len(tests)} tests the pinned course registers (listed by the grader before "
-                   f"any student code ran).")
+                   f"any student code ran)" +
+                   (f"; {batched} of them passed in a process with the other tests of their "
+                    f"program that need the GPU alone, each listed in its report, after every "
+                    f"test before it passed" if batched else "") + ".")
     _programs(t, evidence, _load(records / PROGRAMS_RECORD))
     machine = evidence.get("machine", {})
     if machine.get("gpu"):

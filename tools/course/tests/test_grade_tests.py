@@ -45,9 +45,10 @@ class Runner(ToolTest):
         self.env["HOME"] = str(self.home)
 
     def register(self, modes: Dict[str, str], extra: Dict[str, list] = None, gpu=False, timeout=30,
-                 labels: Dict[str, List[str]] = None):
+                 labels: Dict[str, List[str]] = None, env: Dict[str, str] = None):
         """A test list: student/lesson01/<name> running the stand-in in each mode (`labels`:
-        a test's labels besides the usual ones, such as counters or perf)."""
+        a test's labels besides the usual ones, such as counters or perf; `env`: more of every
+        test's environment)."""
         entries = []
         for name, mode in modes.items():
             command = [sys.executable, str(FAKE), f"--gtest_filter={name}"]
@@ -57,7 +58,8 @@ class Runner(ToolTest):
                      {"name": "TIMEOUT", "value": timeout},
                      {"name": "ENVIRONMENT", "value": [
                          f"FAKE_GTEST_MODE={mode}", f"FAKE_GTEST_TARGET={self.target}",
-                         f"FAKE_GTEST_MARKER={self.marker}"]}]
+                         f"FAKE_GTEST_MARKER={self.marker}",
+                         *(f"{k}={v}" for k, v in (env or {}).items())]}]
             entries.append({"name": f"student/lesson01/{name}", "command": command,
                             "properties": props + (extra or {}).get(name, [])})
         listing = self.tmp / "tests.json"
@@ -228,6 +230,66 @@ class Evidence(Runner):
         self.assertIn('<property name="course_verdict" value="passed from the CPU recording"/>',
                       junit)
         self.assertIn("(from the CPU recording): load 1.00", junit)
+
+
+@unittest.skipUnless(BOX.isolated, f"no sandbox here: {BOX.reason}")
+class Batches(Runner):
+    """The tests of one program that need the GPU alone run in one process, each still judged
+    from the report: a test passes there only after every test before it passed; from the first
+    that did not, and for a process that went wrong as a whole, each runs again on its own."""
+
+    NAMES = ("C.First", "C.Second", "C.Third")
+
+    def batch(self, modes: str = "", exit_status: str = "", lessons=None) -> Dict[str, dict]:
+        alone = [{"name": "RESOURCE_LOCK", "value": ["gpu"]}]
+        self.register({n: "several" for n in self.NAMES}, gpu=True,
+                      extra={n: alone for n in self.NAMES},
+                      labels={n: ["counters"] for n in self.NAMES},
+                      env={"FAKE_GTEST_MODES": modes, "FAKE_GTEST_EXIT": exit_status})
+        machine = self.tmp / "machine.json"
+        machine.write_text(json.dumps(H100))
+        return self.grade("--machine", machine)
+
+    def test_passes_in_one_process(self):
+        got = self.batch()
+        self.assertEqual({n: t["status"] for n, t in got.items()},
+                         {n: "passed" for n in self.NAMES})
+        for i, n in enumerate(self.NAMES):
+            self.assertEqual(got[n]["batch"], list(self.NAMES))
+            self.assertEqual(got[n]["report"], f"{n}: passed, test {i + 1} of 3 in one process")
+        # Each keeps its own measurement lines, not the others'.
+        junit = (self.tmp / "junit.xml").read_text()
+        case = junit[junit.index('name="student/lesson01/C.Second"'):]
+        case = case[:case.index("</testcase>")]
+        self.assertIn("[kit-counters] C.Second:", case)
+        self.assertNotIn("C.First:", case)
+
+    def test_from_the_first_that_did_not_pass_each_runs_alone(self):
+        got = self.batch("C.Second=fail")
+        self.assertEqual([got[n]["status"] for n in self.NAMES], ["passed", "failed", "passed"])
+        self.assertEqual([bool(got[n]["batch"]) for n in self.NAMES], [True, False, False])
+        self.assertEqual(got["C.Second"]["detail"], "assertion: x.cpp:9")
+        got = self.batch("C.First=skip")
+        self.assertEqual([got[n]["status"] for n in self.NAMES], ["skipped", "passed", "passed"])
+        self.assertEqual([bool(got[n]["batch"]) for n in self.NAMES], [False, False, False])
+
+    def test_a_process_that_went_wrong_as_a_whole_counts_for_nothing(self):
+        # A crash leaves no report: each test runs again alone (there, the second crashes).
+        got = self.batch("C.Second=crash")
+        self.assertEqual([got[n]["status"] for n in self.NAMES], ["passed", "failed", "passed"])
+        self.assertEqual([bool(got[n]["batch"]) for n in self.NAMES], [False, False, False])
+        # Every test passed, yet the process exited 3: alone, each does the same, and fails.
+        got = self.batch(exit_status="3")
+        self.assertEqual({t["status"] for t in got.values()}, {"failed"})
+        self.assertIn("exited with status 3", got["C.First"]["detail"])
+
+    def test_a_lesson_that_keeps_its_tests_apart(self):
+        path = self.source / "lessons" / "01_no_conflict" / "lesson.json"
+        path.write_text(json.dumps(dict(json.loads(path.read_text()),
+                                        grade_tests_alone="its exercise is host code")))
+        got = self.batch()
+        self.assertEqual({n: (t["status"], t["batch"]) for n, t in got.items()},
+                         {n: ("passed", []) for n in self.NAMES})
 
 
 @unittest.skipUnless(BOX.isolated, f"no sandbox here: {BOX.reason}")
