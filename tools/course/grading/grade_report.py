@@ -111,11 +111,11 @@ def to_markdown(grade: Grade, heading: str) -> str:
                 "total. Where the counters are refused, the counter tests of a lesson whose "
                 "kernel runs on the CPU take their counts from the CPU run of the same launches: "
                 "they are listed *from the CPU recording*, and score only where the instructor "
-                "allows it. Guard tests (they pass on the starter) are listed; they carry no points "
-                "unless the points table says so. A lesson's points go to its parts in whole "
-                "points (its predictions, its CPU exercise tests, its GPU exercise tests), and each "
-                "part scores its passed tests' share, rounded to a whole point; a failed sanitizer "
-                "run of the kernel costs a share of the lesson.",
+                "allows it. Guard tests (they pass on the starter) are listed; they carry no "
+                "points unless the points table says so. A lesson's points go to its parts in "
+                "whole points (its predictions, its CPU exercise tests, its GPU exercise tests), "
+                "and each part scores its passed tests' share, rounded to a whole point; a failed "
+                "sanitizer run of the kernel costs a share of the lesson.",
             ""]
     for warning in grade.warnings:
         out += [f"> Warning: {_md(warning)}", ""]

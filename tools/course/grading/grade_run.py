@@ -183,10 +183,10 @@ def grade(args) -> int:
         facts["counters"] = False
         facts["counters_reason"] = "treated as refused (grade_run.sh --counters-refused)"
     write_text_atomic(records / "machine.json", json.dumps(facts, indent=1) + "\n")
-    say(f"machine: {facts.get('description')}; counters: "
-        f"{'readable' if facts.get('counters') else 'not readable: ' + facts.get('counters_reason', '')}"
-        f"; slowdowns: "
-        f"{'shown' if facts.get('timing') else 'not shown: ' + facts.get('timing_reason', '')}")
+    counters = "readable" if facts.get("counters") else \
+        f"not readable: {facts.get('counters_reason', '')}"
+    slowdowns = "shown" if facts.get("timing") else f"not shown: {facts.get('timing_reason', '')}"
+    say(f"machine: {facts.get('description')}; counters: {counters}; slowdowns: {slowdowns}")
     if args.build_only:
         return 0
 

@@ -304,8 +304,8 @@ def batches(alone: List[Planned], course: Path) -> List[List[Planned]]:
     for t in alone:
         parts = split_test_name(t.name)
         filters = [a for a in t.command if a.startswith(_FILTER)]
-        if t.kind != "gtest" or len(t.gtest_names) != 1 or filters != [_FILTER + t.gtest_names[0]] \
-                or parts is None or parts.label in apart:
+        one = len(t.gtest_names) == 1 and filters == [_FILTER + t.gtest_names[0]]
+        if t.kind != "gtest" or not one or parts is None or parts.label in apart:
             key: tuple = ("alone", t.name)
         else:
             key = ("program", tuple(a for a in t.command if a not in filters), t.cwd,

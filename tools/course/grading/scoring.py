@@ -5,10 +5,10 @@ points, then to the tests of each part (points_table.py); a part scores its pass
 rounded to a whole point, and a failed sanitizer run of the student's kernel costs the lesson
 its penalty. A test scores its points only if it ran and passed (a counter test that passed
 from the CPU recording, only where the instructor allowed it). A GPU test that was skipped
-scores zero and is listed as "not run: <reason>". A test whose program is not built scores zero, "did not build"
-(with the compiler's first error where the lesson's build status has it). A test of the table
-or of the build's test list that is missing from the report scores zero, "not run". The score is
-always taken against the whole table."""
+scores zero and is listed as "not run: <reason>". A test whose program is not built scores
+zero, "did not build" (with the compiler's first error where the lesson's build status has it).
+A test of the table or of the build's test list that is missing from the report scores zero,
+"not run". The score is always taken against the whole table."""
 
 from __future__ import annotations
 
