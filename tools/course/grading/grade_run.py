@@ -21,7 +21,8 @@ From the folder that holds both checkouts:
      its sha256 (course/programs.json), and no test runs any other. With a GPU, the machine
      check's program (built from the kit alone) says whether counters can be read;
   5. every student test of the graded lessons, each in a sandbox of its own that shows it only
-     what it reads, judged from GoogleTest's own report (grade_tests.py):
+     what it reads (the tests of one program that need the GPU alone share one process, unless
+     --tests-apart), judged from GoogleTest's own report (grade_tests.py):
      course/build/grade/junit.xml, which keeps of what the tests printed only the kit's
      measurement lines and each failing test's first failed assertion (--keep-failing-output:
      also the end of a failing test's output). Where the counters are refused (or treated as

@@ -3,7 +3,8 @@ instead of one process per test: each test then saves its program's start (a CUD
 0.35 s on the H100, much of a counter or timing test's time there), and a timing or counter test
 still has the GPU to itself. Used by the fail-first check (fail_first.py --mode gpu: the timing
 and counter tests) and by the student's loop on a GPU (`./course test NN`: the lesson's GPU
-tests; grading runs every test in a process of its own).
+tests). Grading batches only the tests of a program that need the GPU alone, with rules of its
+own (grading/grade_tests.py's batches).
 
 No verdict depends on a test that went wrong before it in the same process (a kernel's sticky
 CUDA error fails every later test of its process): a process keeps the verdicts of its tests up
