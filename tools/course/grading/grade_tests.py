@@ -102,13 +102,13 @@ REPORT_BYTES = 8 * 1024 * 1024
 #: MEASURED_LINES) and a failing test's first failed assertion, each cut to LINE_CHARS; with
 #: --keep-failing-output, also the last KEPT_BYTES of a failing test's output.
 MEASURED_LINES = 32
+LINE_CHARS = 300
+KEPT_BYTES = 4 * 1024
 #: The most tests of one process whose measurement lines are kept apart (a batch: the tests of a
 #: program that need the GPU alone).
 MEASURED_TESTS = 64
 _RUN = re.compile(r"^\[ RUN      \] (\S+)\s*$")
 _FILTER = "--gtest_filter="
-LINE_CHARS = 300
-KEPT_BYTES = 4 * 1024
 #: The most of a verdict's detail (it may quote the report a test wrote) that is kept.
 DETAIL_CHARS = 300
 #: GoogleTest's timestamp of a test that never started (a global environment skipped it:
@@ -600,16 +600,17 @@ class Printed:
 
     def _scan(self, line: str) -> None:
         started = _RUN.match(line)
-        if started and len(self.measured_by) < MEASURED_TESTS:
+        if started:
             self._test = started.group(1)
         if line.startswith(MEASUREMENT_PREFIXES):
             if len(self.measured) < MEASURED_LINES:
                 self.measured.append(one_line(line, LINE_CHARS))
             else:
                 self.measured_more += 1
-            own = self.measured_by.setdefault(self._test, [])
-            if len(own) < MEASURED_LINES:
-                own.append(one_line(line, LINE_CHARS))
+            if self._test in self.measured_by or len(self.measured_by) <= MEASURED_TESTS:
+                own = self.measured_by.setdefault(self._test, [])
+                if len(own) < MEASURED_LINES:
+                    own.append(one_line(line, LINE_CHARS))
         elif not self.failure and failure_location(line):
             self.failure = one_line(line, LINE_CHARS)
 
