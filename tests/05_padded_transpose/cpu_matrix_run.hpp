@@ -4,8 +4,8 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include <demo.hpp>
@@ -15,29 +15,15 @@
 
 namespace lesson05::testing {
 
-/// One CPU run of a kernel on a matrix whose elements are the bit patterns 1, 2, 3, ...
-struct CpuMatrixRun {
-  kit::cpu::KernelRun run;        ///< What the CPU run recorded and found.
-  std::vector<std::uint32_t> in;  ///< The input's bits, row-major.
-  std::vector<std::uint32_t> out; ///< The output's bits, as the kernel left them.
-};
+/// One CPU run of a kernel on a matrix of floats, by their bits.
+using CpuMatrixRun = kit::cpu::MatrixRun<std::uint32_t>;
 
-/// Runs `op` on the CPU on a matrix of shape `s` (exact-size buffers with guard pages after
-/// them), logs the run's counts under `name` for the GPU's cross-check, and returns it.
+/// Runs `op` on the CPU on a matrix of shape `s` whose elements are the bit patterns 1, 2, 3,
+/// ... (kit::cpu::run_matrix_kernel: guarded buffers, the counts logged under `name`).
 inline CpuMatrixRun run_on_cpu(const char* name, MatrixOp op, const Shape& s) {
-  CpuMatrixRun r;
-  r.in.resize(s.size());
-  std::iota(r.in.begin(), r.in.end(), 1u);
-  std::vector<float> values(s.size());
-  std::memcpy(values.data(), r.in.data(), r.in.size() * sizeof(float));
-  kit::cpu::GuardedBuffer<float> in(s.size(), "in"), out(s.size(), "out");
-  in.assign(values);
-  r.run = kit::cpu::record([&] { op(in.get(), out.get(), s.rows, s.cols, nullptr); });
-  kit::cpu::log_counts(name, s.rows, s.cols, r.run);
-  const std::vector<float> result = out.to_vector();
-  r.out.resize(s.size());
-  std::memcpy(r.out.data(), result.data(), r.out.size() * sizeof(float));
-  return r;
+  std::vector<std::uint32_t> bits(s.size());
+  std::iota(bits.begin(), bits.end(), 1u);
+  return kit::cpu::run_matrix_kernel<float>(name, op, s.rows, s.cols, std::move(bits));
 }
 
 } // namespace lesson05::testing

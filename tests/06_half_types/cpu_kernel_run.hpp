@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -50,29 +49,13 @@ inline std::vector<std::uint16_t> distinct_halves(std::size_t n) {
   return v;
 }
 
-/// One CPU run of a transpose on a matrix of distinct_halves: the run and the input's and
-/// output's bits.
-struct CpuHalfRun {
-  kit::cpu::KernelRun run;        ///< What the CPU run recorded and found.
-  std::vector<std::uint16_t> in;  ///< The input's bits, row-major.
-  std::vector<std::uint16_t> out; ///< The output's bits, as the kernel left them.
-};
+/// One CPU run of a transpose on a matrix of halves, by their bits.
+using CpuHalfRun = kit::cpu::MatrixRun<std::uint16_t>;
 
-/// Runs `op` on the CPU on a matrix of shape `s` (exact-size buffers with guard pages after
-/// them), logs the run's counts under `name` for the GPU's cross-check, and returns it.
+/// Runs `op` on the CPU on a matrix of shape `s` of distinct_halves
+/// (kit::cpu::run_matrix_kernel: guarded buffers, the counts logged under `name`).
 inline CpuHalfRun run_on_cpu(const char* name, HalfMatrixOp op, kit::testing::Shape s) {
-  CpuHalfRun r;
-  r.in = distinct_halves(s.size());
-  std::vector<__half> values(s.size());
-  std::memcpy(static_cast<void*>(values.data()), r.in.data(), r.in.size() * sizeof(__half));
-  kit::cpu::GuardedBuffer<__half> in(s.size(), "in"), out(s.size(), "out");
-  in.assign(values);
-  r.run = kit::cpu::record([&] { op(in.get(), out.get(), s.rows, s.cols, nullptr); });
-  kit::cpu::log_counts(name, s.rows, s.cols, r.run);
-  const std::vector<__half> result = out.to_vector();
-  r.out.resize(s.size());
-  std::memcpy(r.out.data(), static_cast<const void*>(result.data()), r.out.size() * sizeof(__half));
-  return r;
+  return kit::cpu::run_matrix_kernel<__half>(name, op, s.rows, s.cols, distinct_halves(s.size()));
 }
 
 /// Runs `op` on the CPU on every shape of cpu_kernel_shapes() and checks it; with

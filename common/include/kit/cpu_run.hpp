@@ -312,6 +312,36 @@ inline void log_counts(const std::string& kernel, int rows, int cols, const Kern
       << " " << c.store_requests << " " << c.store_wavefronts << "\n";
 }
 
+/// One CPU run of a kernel that moves a rows x cols matrix of `Bits`-sized elements: what it
+/// recorded and found, and the input's and output's bits (row-major).
+template <class Bits>
+struct MatrixRun {
+  KernelRun run;         ///< What the CPU run recorded and found.
+  std::vector<Bits> in;  ///< The input's bits.
+  std::vector<Bits> out; ///< The output's bits, as the kernel left them.
+};
+
+/// Runs `op(in, out, rows, cols, stream)` on the CPU on a rows x cols matrix of `T` whose
+/// elements have the bits `in` (exact-size buffers with guard pages after them), logs the run's
+/// counts under `name` for the GPU's cross-check (log_counts), and returns it.
+template <class T, class Bits, class Op>
+MatrixRun<Bits> run_matrix_kernel(const std::string& name, Op op, int rows, int cols,
+                                  std::vector<Bits> in) {
+  static_assert(sizeof(T) == sizeof(Bits), "one element's bits");
+  MatrixRun<Bits> r;
+  r.in = std::move(in);
+  std::vector<T> values(r.in.size());
+  std::memcpy(static_cast<void*>(values.data()), r.in.data(), r.in.size() * sizeof(T));
+  GuardedBuffer<T> input(r.in.size(), "in"), output(r.in.size(), "out");
+  input.assign(values);
+  r.run = record([&] { op(input.get(), output.get(), rows, cols, nullptr); });
+  log_counts(name, rows, cols, r.run);
+  const std::vector<T> result = output.to_vector();
+  r.out.resize(result.size());
+  std::memcpy(r.out.data(), static_cast<const void*>(result.data()), r.out.size() * sizeof(T));
+  return r;
+}
+
 /// The launches a GPU counter test asks this CPU kernel program to run and log
 /// ($KIT_CPU_RUNS, kit/recorded_launch.hpp), none when it is unset. Throws
 /// std::invalid_argument on an entry it cannot read.

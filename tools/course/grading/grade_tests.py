@@ -245,8 +245,8 @@ class Machine:
                    int(data.get("shared_memory_per_block") or 0),
                    *(bool(data.get(k)) for k in ("tma", "ldmatrix", "stmatrix", "wide_rules",
                                                  "ldmatrix_rule", "timing")),
-                   str(data.get("timing_reason") if "timing" in data else
-                       "the machine check did not probe timing"))
+                   str(data.get("timing_reason", "")) if "timing" in data else
+                   "the machine check did not probe timing")
 
     def capabilities(self) -> Capabilities:
         return Capabilities(self.arch, self.compute_capability, self.shared_memory_per_block,
@@ -277,9 +277,9 @@ def declared_needs(tests: List[Planned], course: Path) -> Dict[str, Needs]:
 def cpu_recording_tests(tests: List[Planned], course: Path) -> List[str]:
     """The counter tests whose counts may come from the CPU run of the same launches where
     the counters are refused: one GoogleTest test of a `counters` file, named by its lesson's
-    gpu.cpu_recording in the pinned course (a lesson whose kernel runs on the CPU)."""
-    manifests = {f"lesson{lesson.number}": lesson.manifest.gpu for lesson in find_lessons(course)
-                 if lesson.manifest.kernel_on_cpu}
+    gpu.cpu_recording in the pinned course (which only a lesson whose kernel runs on the CPU
+    may list: model/manifest.py)."""
+    manifests = {f"lesson{lesson.number}": lesson.manifest.gpu for lesson in find_lessons(course)}
     out = []
     for t in tests:
         parts = split_test_name(t.name)
@@ -389,6 +389,13 @@ class Runner:
         self._count = 0
         self._lock = threading.Lock()
 
+    def _report_place(self) -> Tuple[Path, Path]:
+        """(a new scratch folder, the path of the report in a folder only this run knows)."""
+        scratch = self._scratch()
+        report_dir = scratch / f"report-{secrets.token_hex(8)}"
+        report_dir.mkdir()
+        return scratch, report_dir / "report.xml"
+
     def _scratch(self) -> Path:
         with self._lock:
             self._count += 1
@@ -452,11 +459,8 @@ class Runner:
     def _execute(self, test: Planned, more: Dict[str, str], programs: List[dict]) -> Verdict:
         """Runs the test in a sandbox of its own and judges it from its report."""
         kind = test.kind
-        scratch = self._scratch()
         # The report goes where only this run of the test knows to write.
-        report_dir = scratch / f"report-{secrets.token_hex(8)}"
-        report_dir.mkdir()
-        report = report_dir / "report.xml"
+        scratch, report = self._report_place()
         argv, env, cwd, places = self.sandboxed(test, scratch, report, more)
         start = time.monotonic()
         # bubblewrap itself runs with the test's environment too: its first process, which
@@ -518,10 +522,7 @@ class Runner:
         together = replace(first, command=[_FILTER + ":".join(names) if a.startswith(_FILTER)
                                            else a for a in first.command],
                            timeout=sum(t.timeout for t in tests))
-        scratch = self._scratch()
-        report_dir = scratch / f"report-{secrets.token_hex(8)}"
-        report_dir.mkdir()
-        report = report_dir / "report.xml"
+        scratch, report = self._report_place()
         argv, env, cwd, places = self.sandboxed(together, scratch, report, more)
         code, printed, timed_out = _run(argv, env, together.timeout, cwd)
         parsed = read_report(report)
@@ -599,7 +600,7 @@ class Printed:
                 self._scan(line[:4 * LINE_CHARS].decode("utf-8", "replace").rstrip("\r"))
 
     def _scan(self, line: str) -> None:
-        started = _RUN.match(line)
+        started = _RUN.match(line) if line.startswith("[ RUN") else None
         if started:
             self._test = started.group(1)
         if line.startswith(MEASUREMENT_PREFIXES):
