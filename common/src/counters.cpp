@@ -24,6 +24,8 @@ namespace kit {
 namespace {
 
 std::atomic<int> g_open_sessions{0};
+/// The session CounterSession::keep() holds between counter tests (owned; null when none).
+CounterSession* g_kept = nullptr;
 
 #if KIT_HAVE_RANGE_PROFILER
 // Order matters: values are read back by index.
@@ -381,6 +383,7 @@ void CounterSession::Impl::close() {
 CounterSession::CounterSession() : CounterSession(std::vector<std::string>{}) {}
 
 CounterSession::CounterSession(std::vector<std::string> metrics) : impl_(std::make_unique<Impl>()) {
+  close_kept(); // one session at a time: a kept one closes before this one opens
   impl_->shared_metrics = metrics.empty();
 #if KIT_HAVE_RANGE_PROFILER
   if (impl_->shared_metrics) {
@@ -522,6 +525,28 @@ std::vector<double> CounterSession::measure_values(const std::function<void()>& 
 
 bool CounterSession::active() {
   return g_open_sessions.load() > 0;
+}
+
+void CounterSession::keep(std::unique_ptr<CounterSession> session) {
+  close_kept();
+  if (session != nullptr && session->ok() && session->impl_->shared_metrics) {
+    g_kept = session.release();
+  }
+}
+
+std::unique_ptr<CounterSession> CounterSession::take_kept() {
+  if (env("KIT_COUNTERS_REFUSE") || small_mode()) {
+    close_kept();
+    return nullptr;
+  }
+  std::unique_ptr<CounterSession> taken(g_kept);
+  g_kept = nullptr;
+  return taken;
+}
+
+void CounterSession::close_kept() {
+  delete g_kept;
+  g_kept = nullptr;
 }
 
 } // namespace kit

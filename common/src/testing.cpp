@@ -34,6 +34,8 @@ public:
     std::printf("[kit-device] %s\n", device_description().c_str());
     std::fflush(stdout);
   }
+  /// Closes the counter session the last counter test kept, while CUDA is still up.
+  void TearDown() override { CounterSession::close_kept(); }
 };
 
 } // namespace
@@ -275,11 +277,24 @@ void CounterTest::SetUp() {
     std::fflush(stdout);
     return;
   }
-  // The session checks a forced refusal first, then the GPU: either way a skip with a reason.
-  session_ = std::make_unique<CounterSession>();
+  // The session an earlier counter test of this process kept, or a new one; a new one checks
+  // a forced refusal first, then the GPU: either way a skip with a reason.
+  session_ = CounterSession::take_kept();
+  if (session_ == nullptr) {
+    session_ = std::make_unique<CounterSession>();
+  }
   if (!session_->ok()) {
     GTEST_SKIP() << session_->refusal();
   }
+}
+
+void CounterTest::TearDown() {
+  // Kept for the next counter test of this process, unless this one failed: a failure may
+  // have left the profiler mid-measurement.
+  if (session_ != nullptr && !HasFailure()) {
+    CounterSession::keep(std::move(session_));
+  }
+  session_.reset();
 }
 
 CounterSession& CounterTest::session() {

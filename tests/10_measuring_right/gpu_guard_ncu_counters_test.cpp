@@ -122,6 +122,8 @@ TEST(DemoNcuAgrees, WithTheKitsCountersOnTheProbe) {
       std::string(kNcuTargetVariable) + "=1 '" + ncu + "' --csv --metrics " + metrics +
       " --kernel-name regex:column_reads_kernel --launch-count 1 '" + self + "' 2>&1";
   std::printf("[lesson10-ncu] %s\n", command.c_str());
+  // No profiler of this process beside ncu's: the session an earlier counter test kept closes.
+  kit::CounterSession::close_kept();
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr) << "cannot start: " << command;
   std::string output;

@@ -77,6 +77,17 @@ public:
   /// True while any session is open in this process (the timer refuses to time then).
   static bool active();
 
+  /// The counter tests of one process share one session (kit::testing::CounterTest): opening
+  /// one sets the profiler up and measures a probe kernel, a good part of a counter test's
+  /// time. keep() holds an open shared-memory session after its test; take_kept() hands it
+  /// to the next one (null when none is kept, or when KIT_COUNTERS_REFUSE or the small mode
+  /// asks for a refusal, which a new session then gives); close_kept() closes it. A kept
+  /// session never runs beside anything that must not: every new session and the timer close
+  /// it first, and so does a program before it starts a profiler in another process.
+  static void keep(std::unique_ptr<CounterSession> session);
+  static std::unique_ptr<CounterSession> take_kept();
+  static void close_kept();
+
 private:
   std::vector<std::vector<double>> ranges(const std::function<void()>& launch);
   struct Impl;

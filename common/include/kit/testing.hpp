@@ -151,15 +151,20 @@ inline constexpr const char* kCountsFromVariable = "KIT_COUNTS_FROM";
 /// `cpu-recording`); throws std::invalid_argument on another value.
 bool counts_from_cpu_recording();
 
-/// A fixture with one open counter session per test; skips with the reason when the
+/// A fixture with an open counter session in each test; skips with the reason when the
 /// counters cannot be read (no GPU, restricted counters, another profiler attached, ...).
+/// The counter tests of one process share the session: a test that passed keeps it for the
+/// next (CounterSession::keep; each measurement starts from fresh counter data).
 /// Where the grader says the counts come from the CPU recording (kCountsFromVariable), no
 /// session opens: measure() with a RecordedLaunch gives what the CPU run of the same launch
 /// recorded, and a test that reads the session itself fails, saying why.
 class CounterTest : public ::testing::Test {
 protected:
-  /// Opens the session; skips the test with the session's reason when it is refused.
+  /// Opens the session (or takes the one kept); skips the test with the session's reason when
+  /// it is refused.
   void SetUp() override;
+  /// Keeps the session for the next counter test, when this one did not fail.
+  void TearDown() override;
   /// Measures `launch` and expects the counters to equal `trace`'s model; prints the report
   /// line. Returns the counters.
   SharedCounters expect_counts(const std::string& what, const Trace& trace,
