@@ -24,6 +24,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, NamedTuple, Optional
@@ -466,31 +467,70 @@ class Build:
 
     def build_target(self, target: str, jobs: int, capture: bool,
                      timeout: Optional[float] = None) -> subprocess.CompletedProcess:
-        """`cmake --build` of one target (or several, separated by spaces), keeping going past a
-        program that does not compile. With capture, the output (stdout and stderr together)
+        """`cmake --build` of one target (or several, separated by spaces, made with one pool
+        of jobs: _goals_at_once), keeping going past a program that does not compile. With capture, the output (stdout and stderr together)
         is in the result's stdout. Past `timeout` seconds the build and every compiler it
         started are stopped: the result's returncode is then None."""
         env = dict(os.environ)
         for key in ("MAKEFLAGS", "MFLAGS"):  # a parent make's jobserver is not ours
             env.pop(key, None)
         out = subprocess.PIPE if capture else None
-        argv = ["cmake", "--build", str(self.dir), "--target", *target.split(), "-j", str(jobs),
-                *self.keep_going()]
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT if capture else None,
-                                text=True, errors="replace", env=env,
-                                # its own process group, to stop it whole at the timeout (without
-                                # one, Ctrl-C at the terminal reaches the build as it should)
-                                start_new_session=timeout is not None)
-        try:
-            stdout, _ = proc.communicate(timeout=timeout)
-            return subprocess.CompletedProcess(argv, proc.returncode, stdout)
-        except subprocess.TimeoutExpired:
+        commands = self._goals_at_once(target.split(), jobs) or \
+            [["cmake", "--build", str(self.dir), "--target", *target.split(), "-j", str(jobs),
+              *self.keep_going()]]
+        deadline = None if timeout is None else time.monotonic() + timeout
+        printed = ""
+        for argv in commands:
+            proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT if capture else None,
+                                    text=True, errors="replace", env=env, cwd=str(self.dir),
+                                    # its own process group, to stop it whole at the timeout
+                                    # (without one, Ctrl-C at the terminal reaches the build as
+                                    # it should)
+                                    start_new_session=timeout is not None)
             try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except OSError:
-                pass
-            stdout, _ = proc.communicate()
-            return subprocess.CompletedProcess(argv, None, stdout)
+                stdout, _ = proc.communicate(
+                    timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                stdout, _ = proc.communicate()
+                return subprocess.CompletedProcess(argv, None, printed + (stdout or ""))
+            printed += stdout or ""
+            if proc.returncode != 0:
+                break
+        return subprocess.CompletedProcess(argv, proc.returncode, printed if capture else None)
+
+    def _goals_at_once(self, targets: List[str], jobs: int) -> Optional[List[List[str]]]:
+        """The commands that build several targets with one pool of `jobs`, where `cmake --build`
+        would build them one after another: the top-level Makefile of CMake's Makefile
+        generators is .NOTPARALLEL, and each target's rule there (and in CMakeFiles/Makefile2)
+        starts a make of its own, so targets made side by side would each build what they share.
+        Instead its make program checks the build system as that Makefile would, then makes the
+        targets' `<dir>/CMakeFiles/<target>.dir/all` goals of CMakeFiles/Makefile2 in one run:
+        one graph, every shared dependency made once, as `make all` does. None for one target,
+        where `cmake --build` already builds them together (Ninja), or where Makefile2 does not
+        name a target's goal."""
+        cache = self._cache()
+        generator = re.search(r"^CMAKE_GENERATOR:INTERNAL=(.*)$", cache, re.M)
+        make = re.search(r"^CMAKE_MAKE_PROGRAM:[A-Z]+=(.+)$", cache, re.M)
+        if len(targets) < 2 or not generator or "Makefiles" not in generator.group(1) or not make:
+            return None
+        try:
+            graph = (self.dir / "CMakeFiles" / "Makefile2").read_text(errors="replace")
+        except OSError:
+            return None
+        goals = []
+        for target in targets:
+            rule = re.search(rf"^{re.escape(target)}: (\S+/CMakeFiles/{re.escape(target)}\.dir)/rule$",
+                             graph, re.M)
+            if rule is None:
+                return None
+            goals.append(rule.group(1) + "/all")
+        program = make.group(1).strip()  # run in the build folder, -s as that Makefile does
+        return [[program, "-s", "-f", "Makefile", "cmake_check_build_system"],
+                [program, "-s", "-f", "CMakeFiles/Makefile2", "-j", str(jobs), "-k", *goals]]
 
     def build_lesson(self, lesson: Lesson, jobs: int, timeout: Optional[float] = None,
                      cpu_only: bool = False, fresh: bool = False) -> LessonBuild:
@@ -519,7 +559,7 @@ class Build:
                       timeout: Optional[float] = None,
                       cpu_only: bool = False, fresh: bool = False) -> Dict[str, LessonBuild]:
         """Builds the lessons' targets (cpu_only: their CPU test programs). First all of them in
-        one build, which keeps every core busy; where that fails, each lesson's target on its
+        one build, which keeps every core busy (build_target: one pool of jobs); where that fails, each lesson's target on its
         own, so one that does not compile hides no other and shows with its first error. Says
         how each went, one line each. `timeout`: seconds for each lesson (the whole first
         build gets one lesson's). fresh (the grading build): the lessons' files are removed

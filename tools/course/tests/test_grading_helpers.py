@@ -21,6 +21,24 @@ from course_testing import (FIXTURES, TOOLS, ToolTest, exercise_hpp, lesson_file
 from course.model.trust import file_hash
 
 
+#: Stands in for the make program: appends its arguments to $FAKE_LOG, fails for a goal in
+#: $FAKE_MAKE_FAIL, else makes the files the build lists for each lesson goal.
+FAKE_MAKE = r'''#!{python}
+import json, os, sys
+args = sys.argv[1:]
+with open(os.environ["FAKE_LOG"], "a") as f:
+    f.write("gmake " + " ".join(args) + "\n")
+if set(args) & set(os.environ.get("FAKE_MAKE_FAIL", "").split(",")):
+    print("make: *** [Makefile:1] Error 1")
+    sys.exit(2)
+made = json.load(open(os.path.join("course", "lesson-files.json")))["lessons"]
+for goal in args:
+    for path in made.get(goal.split("/")[-2].split(".")[0] if goal.endswith(".dir/all") else "", []):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        open(path, "w").write("made by the build of " + goal + "\n")
+'''
+
+
 class BuildLessons(ToolTest):
     def setUp(self) -> None:
         super().setUp()
@@ -50,6 +68,45 @@ class BuildLessons(ToolTest):
         (self.build / "CMakeCache.txt").write_text("CMAKE_GENERATOR:INTERNAL=Ninja\n")
         self.run_tool("course.grading.build_lessons", "--build-dir", self.build, "--lessons", "01")
         self.assertTrue(self.calls()[1].endswith("-- -k 0"), self.calls())
+
+    def test_makefiles_build_every_lesson_in_one_pool_of_jobs(self):
+        # CMake's top-level Makefile builds several targets one after another (.NOTPARALLEL):
+        # the lessons are made in one run on CMakeFiles/Makefile2, after the build system's
+        # check that Makefile runs first.
+        make = self.bin / "gmake"
+        make.write_text(FAKE_MAKE.format(python=sys.executable))
+        make.chmod(0o755)
+        (self.build / "CMakeCache.txt").write_text(
+            f"CMAKE_GENERATOR:INTERNAL=Unix Makefiles\nCMAKE_MAKE_PROGRAM:FILEPATH={make}\n")
+        (self.build / "CMakeFiles").mkdir()
+        (self.build / "CMakeFiles" / "Makefile2").write_text("".join(
+            f"lesson0{n}: tests/CMakeFiles/lesson0{n}.dir/rule\n" for n in (1, 2, 3)))
+        proc = self.run_tool("course.grading.build_lessons", "--build-dir", self.build, "-j", "3")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(self.calls(), [
+            "gmake -s -f Makefile cmake_check_build_system",
+            "gmake -s -f CMakeFiles/Makefile2 -j 3 -k tests/CMakeFiles/lesson01.dir/all "
+            "tests/CMakeFiles/lesson02.dir/all tests/CMakeFiles/lesson03.dir/all"])
+        for number in ("01", "02", "03"):
+            self.assertTrue(all(p.is_file() for p in lesson_files(self.build, number)))
+        # One lesson alone: cmake --build, as before.
+        self.run_tool("course.grading.build_lessons", "--build-dir", self.build, "--lessons", "02")
+        self.assertTrue(self.calls()[-1].startswith(f"cmake --build {self.build} --target lesson02"))
+        # A target Makefile2 does not name: cmake --build, one target after another.
+        (self.build / "CMakeFiles" / "Makefile2").write_text("lesson01: x/rule\n")
+        before = len(self.calls())
+        self.run_tool("course.grading.build_lessons", "--build-dir", self.build, "-j", "3")
+        self.assertTrue(self.calls()[before].startswith(
+            f"cmake --build {self.build} --target lesson01 lesson02 lesson03"), self.calls())
+        (self.build / "CMakeFiles" / "Makefile2").write_text("".join(
+            f"lesson0{n}: tests/CMakeFiles/lesson0{n}.dir/rule\n" for n in (1, 2, 3)))
+        # Where the build system's check fails, nothing is made together: each lesson on its own.
+        self.env["FAKE_MAKE_FAIL"] = "cmake_check_build_system"
+        before = len(self.calls())
+        self.run_tool("course.grading.build_lessons", "--build-dir", self.build, "-j", "3")
+        self.assertEqual([c.split(" -j")[0] for c in self.calls()[before:]],
+                         ["gmake -s -f Makefile cmake_check_build_system"] +
+                         [f"cmake --build {self.build} --target lesson0{n}" for n in (1, 2, 3)])
 
     def test_all_built(self):
         proc = self.run_tool("course.grading.build_lessons", "--build-dir", self.build, "--lessons", "1,03")
