@@ -70,6 +70,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
@@ -548,7 +549,9 @@ def grade_students(students: List[Student], slots: List[Slot], out: Path, args,
             except queue.Empty:
                 return
             say(slot, f"== {i + 1}/{len(students)} {student.name}")
+            start = time.monotonic()
             o = grade_one(student, slot, out, args, pin)
+            took = f" in {time.monotonic() - start:.0f} s"
             if o.error:
                 say(slot, f"   {student.name} not graded: {o.error}")
             elif o.skipped:
@@ -556,7 +559,7 @@ def grade_students(students: List[Student], slots: List[Slot], out: Path, args,
             else:
                 total = o.score["total"]
                 say(slot, f"   {student.name}: {total['score']:g} / {total['max']:g} at "
-                          f"{o.commit[:10]}")
+                          f"{o.commit[:10]}{took}")
             outcomes[i] = o
 
     threads = [threading.Thread(target=work, args=(slot,)) for slot in slots]

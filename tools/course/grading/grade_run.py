@@ -46,6 +46,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import List, Optional
 
@@ -65,6 +66,22 @@ RECORDS = "course"
 
 def say(text: str) -> None:
     print(f"== {text}", flush=True)
+
+
+class Steps:
+    """How long each step of a grading took, said last (where an instructor's minutes go)."""
+
+    def __init__(self) -> None:
+        self.marks = [("", time.monotonic())]
+
+    def start(self, name: str) -> None:
+        self.marks.append((name, time.monotonic()))
+
+    def line(self) -> str:
+        ends = [t for _, t in self.marks[1:]] + [time.monotonic()]
+        parts = [f"{name} {end - begin:.0f} s"
+                 for (name, begin), end in zip(self.marks[1:], ends[1:])]
+        return f"graded in {ends[-1] - self.marks[0][1]:.0f} s: {', '.join(parts)}"
 
 
 def run(argv: List[str], cwd: Path, log: Optional[Path] = None) -> int:
@@ -128,6 +145,8 @@ def grade(args) -> int:
     hidden = Path(os.environ["COURSE_HIDDEN_TESTS"]).resolve() \
         if os.environ.get("COURSE_HIDDEN_TESTS") else None
 
+    steps = Steps()
+    steps.start("the tree and the policy")
     say("the tree to grade (the exercise files, held to the policy)")
     tree = grade_tree.overlay(student.resolve(), course, lessons or None, not args.no_policy,
                               hidden, records)
@@ -139,6 +158,7 @@ def grade(args) -> int:
     write_text_atomic(records / POINTS_RECORD,
                       table_json(course_points(course, find_lessons(course))))
 
+    steps.start("the build")
     gpu_name, gpu_why = machine.gpu()
     # Nothing can grade GPU tests without a GPU: their programs are then not built (the tests
     # are still listed, and count).
@@ -164,6 +184,7 @@ def grade(args) -> int:
     grading_build(build, chosen, args.jobs, say=lambda *a, **k: print("  ", *a, **k),
                   timeout=args.build_timeout)
 
+    steps.start("the machine")
     tests = grade_tests.planned_tests(build_dir, "student", lessons)
     box = grade_tests.grading_sandbox(args.not_isolated, hidden)
     facts = check_machine(build_dir, box, gpu_name is not None, gpu_why)
@@ -191,13 +212,15 @@ def grade(args) -> int:
     if args.build_only:
         return 0
 
+    steps.start("the tests")
     say(f"the tests ({len(tests)}), each in a sandbox: {box.describe()}")
     programs = grade_tests.Programs(build_dir)
     verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
                                      args.jobs, programs, say=lambda line: print(line, flush=True),
                                      build=build, keep_failing=args.keep_failing_output,
                                      apart=args.tests_apart,
-                                     cpu_recording_points=args.cpu_recording_points)
+                                     cpu_recording_points=args.cpu_recording_points,
+                                     past=grade_tests.past_seconds(records / "evidence.json"))
     grade_tests.write_outputs(verdicts, box, grade_tests.Machine.read(records / "machine.json"),
                               programs, build_dir / "junit.xml", records / "evidence.json",
                               args.keep_failing_output, args.cpu_recording_points)
@@ -206,6 +229,7 @@ def grade(args) -> int:
     print(f"   {passed} of {len(verdicts)} tests passed" +
           (f"; {recorded} ran with their counts from the CPU recording" if recorded else ""))
 
+    steps.start("the report")
     say("the report")
     report = [*module_command("course.grading.grade"), "report", "--junit",
               str(build_dir / "junit.xml"), "--build-dir", str(build_dir),
@@ -217,7 +241,9 @@ def grade(args) -> int:
         report += ["--pass-mark", str(args.pass_mark)]
     if args.require_complete:
         report += ["--require-complete"]
-    return subprocess.run(report, cwd=str(course)).returncode
+    status = subprocess.run(report, cwd=str(course)).returncode
+    say(steps.line())
+    return status
 
 
 def main(argv: List[str]) -> int:

@@ -295,23 +295,46 @@ def cpu_recording_tests(tests: List[Planned], course: Path) -> List[str]:
 def batches(alone: List[Planned], course: Path) -> List[List[Planned]]:
     """The tests that need the GPU alone, in the processes they run in, in their order: the
     GoogleTest tests of one program, one filter a test, with the same environment and working
-    folder, together, in the order of the first; any other test, and every test of a lesson
-    whose manifest keeps its tests apart (grade_tests_alone), on its own. What a process of
-    several gives up and why it is safe: docs/instructors.md, section 8."""
-    apart = {f"lesson{lesson.number}" for lesson in find_lessons(course)
-             if lesson.manifest.grade_tests_alone}
+    folder, together, in the order of the first; any other test, and every test its lesson's
+    manifest keeps apart (grade_tests_alone), on its own. What a process of several gives up
+    and why it is safe: docs/instructors.md, section 8."""
+    manifests = {f"lesson{lesson.number}": lesson.manifest for lesson in find_lessons(course)}
     groups: Dict[tuple, List[Planned]] = {}
     for t in alone:
         parts = split_test_name(t.name)
         filters = [a for a in t.command if a.startswith(_FILTER)]
         one = len(t.gtest_names) == 1 and filters == [_FILTER + t.gtest_names[0]]
-        if t.kind != "gtest" or not one or parts is None or parts.label in apart:
+        if t.kind != "gtest" or not one or parts is None or parts.label not in manifests or \
+                manifests[parts.label].graded_alone(t.gtest_names[0]):
             key: tuple = ("alone", t.name)
         else:
             key = ("program", tuple(a for a in t.command if a not in filters), t.cwd,
                    tuple(sorted(t.environment.items())))
         groups.setdefault(key, []).append(t)
     return list(groups.values())
+
+
+def shared_order(shared: List[Planned], past: Dict[str, float]) -> List[Planned]:
+    """The tests that share the GPU in the order they start: the longest first, so that none
+    of them starts last and runs on alone while the other slots stand idle. How long a test
+    takes is what it took the last time this build graded (`past`, from the last evidence
+    record); before that, a racecheck run, then the other sanitizer runs, then the rest, as they
+    usually rank."""
+    def rank(t: Planned) -> Tuple[int, float]:
+        tool = 0 if t.kind == "sanitizer" and "/racecheck/" in t.name else \
+            1 if t.kind == "sanitizer" else 2
+        return (0, -past[t.name]) if t.name in past else (1, tool)
+    return sorted(shared, key=rank)
+
+
+def past_seconds(record: Optional[Path]) -> Dict[str, float]:
+    """Each test's seconds in an evidence record (the last grading's), {} where there is none
+    or it cannot be read."""
+    try:
+        return {t["name"]: float(t["seconds"]) for t in
+                json.loads(record.read_text(encoding="utf-8"))["tests"]} if record else {}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 class Programs:
@@ -823,7 +846,7 @@ def judge_sanitizer(test: Planned, v: Verdict, rep: Report, code: Optional[int],
 def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: int,
               programs: Programs, say=print, build: Optional[Build] = None,
               keep_failing: bool = False, cpu_recording_points: bool = False,
-              apart: bool = False) -> List[Verdict]:
+              apart: bool = False, past: Optional[Dict[str, float]] = None) -> List[Verdict]:
     """Runs the tests as ctest would with the build's resource spec: the CPU tests `jobs` at a
     time throughout; the GPU tests that share the GPU (correctness, sanitizer runs: one slot
     each) as many at a time as the GPU has slots (what a test that needs it alone asks for);
@@ -833,7 +856,9 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
     programs the grading
     build made (`programs`). `build`: the build folder, whose list of what tests read the sandbox
     shows them; keep_failing: --keep-failing-output; cpu_recording_points:
-    --cpu-recording-points; apart: --tests-apart (every test in a process of its own)."""
+    --cpu-recording-points; apart: --tests-apart (every test in a process of its own); past:
+    each test's seconds the last time this build graded (past_seconds: the order in which the
+    tests that share the GPU start, shared_order()). Says how long each GPU phase took."""
     course = (build or Build(programs.dir)).source_dir
     needs = declared_needs(tests, course)
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
@@ -861,13 +886,22 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
     try:
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool, \
                 ThreadPoolExecutor(max_workers=max(1, slots)) as gpu:
-            shared_futures = [gpu.submit(one, t) for t in shared]
+            start = time.monotonic()
+            shared_futures = [gpu.submit(one, t) for t in shared_order(shared, past or {})]
             cpu_futures = [pool.submit(one, t) for t in cpu]
             for f in shared_futures:
                 f.result()
-            for batch in ([[t] for t in alone] if apart else batches(alone, course)):
+            if shared and machine.gpu:
+                say(f"  the GPU tests that share it: {len(shared)} in {slots} slots, "
+                    f"{time.monotonic() - start:.0f} s")
+            start = time.monotonic()
+            processes = [[t] for t in alone] if apart else batches(alone, course)
+            for batch in processes:
                 for v in runner.run_batch(batch):
                     record(v)
+            if alone and machine.gpu:
+                say(f"  the GPU tests that need it alone: {len(alone)} in {len(processes)} "
+                    f"processes, {time.monotonic() - start:.0f} s")
             for f in cpu_futures:
                 f.result()
     finally:
@@ -996,7 +1030,8 @@ def main(argv: List[str]) -> int:
         programs = Programs(args.build_dir)
         verdicts = run_tests(tests, box, machine, args.jobs, programs, build=Build(args.build_dir),
                              keep_failing=args.keep_failing_output, apart=args.tests_apart,
-                             cpu_recording_points=args.cpu_recording_points)
+                             cpu_recording_points=args.cpu_recording_points,
+                             past=past_seconds(args.record))
         write_outputs(verdicts, box, machine, programs, args.junit, args.record,
                       args.keep_failing_output, args.cpu_recording_points)
         passed = sum(v.status == PASSED for v in verdicts)

@@ -31,11 +31,14 @@
   student's kernel passes on the CPU: what the CPU run cannot show, and why it matters, never
   the answer (optional).
 - grade_tests_alone: why the grader runs each of the lesson's tests in a process of its own
-  (optional). Elsewhere, the tests of one program that need the GPU alone (counters, timing)
-  share one process when graded, each still judged from the report (grading/grade_tests.py's
-  batches; docs/instructors.md, section 8, says what that gives up): a lesson whose exercise
-  runs student code outside the calls of its tests, or host code whose undefined behaviour could
-  reach the test that called it, says so here.
+  (optional): a string, for every test of the lesson; or {"tests": [GoogleTest patterns],
+  "why": ...}, for the tests those name. Elsewhere, the tests of one program that need the GPU
+  alone (counters, timing) share one process when graded, each still judged from the report
+  (grading/grade_tests.py's batches; docs/instructors.md, section 8, says what that gives up):
+  a lesson whose exercise runs student code outside the calls of its tests, or host code whose
+  undefined behaviour could reach the test that called it, says so here (and, with `tests`,
+  which tests call that code: a course test holds every GPU test file that names a function of
+  the lesson's exercise .cu files to them).
 - gpu: what the lesson's GPU tests need: the compute capability its kernels are built for at
   least, the TMA, ldmatrix, stmatrix, the most shared memory one block of its kernels uses
   (bytes, static and dynamic: `course-admin shared-memory-needs` measures it on a GPU), and the
@@ -72,6 +75,7 @@ library only; CMake reads the same file with string(JSON).
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import re
@@ -180,6 +184,14 @@ class Manifest:
     #: Why the grader runs each of the lesson's tests in a process of its own, never with the
     #: other tests of its program that need the GPU alone ("" where it may).
     grade_tests_alone: str = ""
+    #: The tests that reason is about (GoogleTest patterns); () is every test of the lesson.
+    grade_tests_alone_tests: Tuple[str, ...] = ()
+
+    def graded_alone(self, test: str) -> bool:
+        """True when the grader runs `test` (Suite.Name) in a process of its own."""
+        return bool(self.grade_tests_alone) and (
+            not self.grade_tests_alone_tests or
+            any(fnmatch.fnmatchcase(test, p) for p in self.grade_tests_alone_tests))
 
     def to_json(self) -> str:
         return manifest_json(self)
@@ -299,8 +311,22 @@ def parse_manifest(text: str, path: Path, shown: str, number: str) -> Manifest:
                     points, kernel_on_cpu, gpu, policy,
                     tuple(exceptions), tuple(pictures), tuple(measured),
                     r.string(d["gpu_judges"], "gpu_judges") if "gpu_judges" in d else "",
-                    r.string(d["grade_tests_alone"], "grade_tests_alone")
-                    if "grade_tests_alone" in d else "")
+                    *_grade_tests_alone(r, d.get("grade_tests_alone")))
+
+
+def _grade_tests_alone(r: _Reader, value: Any) -> Tuple[str, Tuple[str, ...]]:
+    """(why, the tests it is about: () for all) of grade_tests_alone."""
+    if value is None:
+        return "", ()
+    if not isinstance(value, dict):
+        return r.string(value, "grade_tests_alone"), ()
+    e = r.object(value, "grade_tests_alone", ("tests", "why"))
+    tests = r.strings(e["tests"], "grade_tests_alone.tests")
+    if not tests:
+        raise r.fail("grade_tests_alone.tests", "lists no test (leave `tests` out for every test)")
+    for i, name in enumerate(tests):
+        r.string(name, f"grade_tests_alone.tests[{i}]", _TEST_NAME)
+    return r.string(e["why"], "grade_tests_alone.why"), tests
 
 
 #: What a test may need beyond its lesson (the keys of a gpu.tests entry besides tests, why).
@@ -400,7 +426,9 @@ def manifest_json(m: Manifest) -> str:
         "kernel_on_cpu": m.kernel_on_cpu,
         **({"gpu_judges": m.gpu_judges} if m.gpu_judges else {}),
         "gpu": _gpu_json(m.gpu),
-        **({"grade_tests_alone": m.grade_tests_alone} if m.grade_tests_alone else {})}
+        **({"grade_tests_alone": {"tests": list(m.grade_tests_alone_tests),
+                                  "why": m.grade_tests_alone} if m.grade_tests_alone_tests
+            else m.grade_tests_alone} if m.grade_tests_alone else {})}
     policy = (("headers", m.policy.headers), ("std", m.policy.std), ("names", m.policy.names),
               ("kit", m.policy.kit))
     if any(v for _, v in policy):

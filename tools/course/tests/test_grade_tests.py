@@ -22,6 +22,7 @@ from typing import Dict, List
 from course_testing import FIXTURES, ToolTest, make_build, make_course
 
 from course.grading.build_lessons import Made
+from course.grading.grade_tests import Planned, past_seconds, shared_order
 from course.grading.sandbox import Sandbox
 from course.model.trust import file_hash
 
@@ -290,6 +291,47 @@ class Batches(Runner):
         got = self.batch()
         self.assertEqual({n: (t["status"], t["batch"]) for n, t in got.items()},
                          {n: ("passed", []) for n in self.NAMES})
+        # Only the tests it names (those that call its host code): the others share a process.
+        path.write_text(json.dumps(dict(json.loads(path.read_text()), grade_tests_alone={
+            "tests": ["C.Sec*"], "why": "its harness is host code"})))
+        got = self.batch()
+        self.assertEqual({n: (t["status"], t["batch"]) for n, t in got.items()},
+                         {"C.First": ("passed", ["C.First", "C.Third"]),
+                          "C.Second": ("passed", []),
+                          "C.Third": ("passed", ["C.First", "C.Third"])})
+
+
+class SharedOrder(ToolTest):
+    """The tests that share the GPU start longest first: by what each took the last time the
+    build graded, else racecheck runs, other sanitizer runs, then the rest."""
+
+    @staticmethod
+    def planned(name: str, sanitizer: bool) -> Planned:
+        command = ["python3", "sanitizer_test.py", "--tool", "racecheck"] if sanitizer else \
+            ["prog", f"--gtest_filter={name.rsplit('/', 1)[-1]}"]
+        return Planned(f"student/lesson01/{name}", ["lesson01", "student", "gpu"], command, 60,
+                       False, 1, "/", {}, None)
+
+    def test_longest_first(self):
+        tests = [self.planned("A.Quick", False), self.planned("memcheck/gpu_x_test", True),
+                 self.planned("racecheck/gpu_x_test", True), self.planned("B.Slow", False)]
+        def names(order):
+            return [t.name.split("/", 2)[2] for t in order]
+        self.assertEqual(names(shared_order(tests, {})),
+                         ["racecheck/gpu_x_test", "memcheck/gpu_x_test", "A.Quick", "B.Slow"])
+        record = self.tmp / "evidence.json"
+        record.write_text(json.dumps({"tests": [
+            {"name": "student/lesson01/A.Quick", "seconds": 0.5},
+            {"name": "student/lesson01/B.Slow", "seconds": 9.0},
+            {"name": "student/lesson01/racecheck/gpu_x_test", "seconds": 4.0}]}))
+        # Those measured before, longest first; then the others by their kind.
+        self.assertEqual(names(shared_order(tests, past_seconds(record))),
+                         ["B.Slow", "racecheck/gpu_x_test", "A.Quick", "memcheck/gpu_x_test"])
+        for broken in ("not json", json.dumps({"tests": [{"name": "x"}]})):
+            record.write_text(broken)
+            self.assertEqual(past_seconds(record), {})
+        self.assertEqual(past_seconds(self.tmp / "none.json"), {})
+        self.assertEqual(past_seconds(None), {})
 
 
 @unittest.skipUnless(BOX.isolated, f"no sandbox here: {BOX.reason}")

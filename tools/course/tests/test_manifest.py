@@ -99,6 +99,24 @@ class Refusals(ToolTest):
                                                  cpu_recording=["A.B"])),
                            "gpu.cpu_recording", "gpu.counters is false")
 
+    def test_which_tests_run_alone_when_graded(self):
+        m = parse(dict(GOOD, grade_tests_alone="its exercise is host code"))
+        self.assertEqual((m.grade_tests_alone, m.grade_tests_alone_tests),
+                         ("its exercise is host code", ()))
+        self.assertTrue(m.graded_alone("Any.Test"))
+        m = parse(dict(GOOD, grade_tests_alone={"tests": ["Harness*.*"], "why": "host code"}))
+        self.assertEqual(m.grade_tests_alone_tests, ("Harness*.*",))
+        self.assertEqual(parse(m.to_json()), m, "written as read")
+        self.assertTrue(m.graded_alone("HarnessRatio.InTheBand"))
+        self.assertFalse(m.graded_alone("DemoChain.Latency"))
+        self.assertFalse(parse(GOOD).graded_alone("Any.Test"))
+        self.assertRefused(dict(GOOD, grade_tests_alone={"tests": [], "why": "x"}),
+                           "grade_tests_alone.tests", "no test")
+        self.assertRefused(dict(GOOD, grade_tests_alone={"tests": ["A.B"]}),
+                           "grade_tests_alone", "missing why")
+        self.assertRefused(dict(GOOD, grade_tests_alone={"tests": ["not a test"], "why": "x"}),
+                           "grade_tests_alone.tests[0]")
+
     def test_what_is_refused(self):
         self.assertRefused("{", "not JSON")
         self.assertRefused(dict(GOOD, color="red"), "unknown key color")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import unittest
 from pathlib import Path
 
@@ -96,6 +97,37 @@ class DeclaredNeeds(unittest.TestCase):
                         self.assertTrue(any(fnmatch.fnmatchcase(n, pattern) for n in gpu),
                                         f"lesson {lesson.number}'s gpu.tests names {pattern}, "
                                         f"which is none of its GPU tests")
+
+    def test_tests_that_call_the_exercises_host_code_are_graded_alone(self):
+        # Where a manifest keeps only some tests apart (grade_tests_alone.tests), every GPU test
+        # file that names a function of the lesson's exercise .cu files (host code, such as
+        # lesson 10's harness) must have each of its tests among them: the others share a
+        # process when graded, and none of them may run that code.
+        for lesson in find_lessons(ROOT):
+            m = lesson.manifest
+            if not m.grade_tests_alone_tests:
+                continue
+            defined = set()
+            for cu in sorted((ROOT / "lessons" / lesson.folder).glob("exercise*.cu")):
+                defined |= set(re.findall(r"^[A-Za-z_][\w:<>, *&]*?\b(\w+)\([^;]*$",
+                                          cu.read_text(), re.M))
+            self.assertTrue(defined, f"lesson {lesson.number}: no function found in its "
+                                     f"exercise .cu files")
+            named_any = False
+            for path in sorted((ROOT / "tests" / lesson.folder).glob("*_test.cpp")):
+                if not path.name.startswith(("gpu_", "perf_")):
+                    continue
+                text = path.read_text()
+                calls = sorted(f for f in defined if re.search(rf"\b{f}\s*\(", text))
+                for name in test_names(text) if calls else ():
+                    named_any = True
+                    with self.subTest(test=name):
+                        self.assertTrue(m.graded_alone(name),
+                                        f"{path.name} calls {', '.join(calls)} (the exercise's "
+                                        f"host code), and {name} is not among lesson "
+                                        f"{lesson.number}'s grade_tests_alone.tests")
+            self.assertTrue(named_any, f"lesson {lesson.number}: no GPU test calls its "
+                                       f"exercise's host code, yet grade_tests_alone.tests says so")
 
     def test_the_cpu_recording_names_counter_tests_that_measure_recorded_launches(self):
         # A pattern that names nothing would leave a counter test not gradable where it could
