@@ -3,7 +3,13 @@
 (attacks/*), each graded through the real grading command (tools/course/grade_run.sh) on a
 pinned copy of this course, and held to the starter's score.
 
-  ./course-admin hostile [--only NAME ...] [--work DIR] [--keep]
+  ./course-admin hostile [--only NAME ...] [--work DIR] [--keep] [--through grade-class]
+
+Each attack is graded as grade.yml grades one student (grade_run.sh); with --through
+grade-class, as a class of one (grade-class, the policy always on, so without the runs of 4),
+and the checks of 5 and 6 cover everything the class folder keeps (the student's grade.log,
+report, score, records; the gradebook, summary and feedback; a secret not even in the
+exercise files it keeps).
 
 What it checks, in one pinned course (this working tree as the student-facing repository: no
 solutions), built once, one lesson rebuilt per attack:
@@ -79,6 +85,8 @@ PLANTED = {
 #: What a grading keeps (grade.yml's artifacts), from the build folder.
 KEPT = ("junit.xml", "score.json", "grade.md", "course/build-status.json", "course/build-lesson*.log",
         "course/overlay.json", "course/machine.json", "course/evidence.json")
+#: The two ways an instructor grades: one student (grade_run.sh), or a class (grade-class).
+GRADE_RUN, GRADE_CLASS = "grade_run", "grade-class"
 #: The most a test's record in the JUnit report may hold of what it printed.
 RECORD_CHARS = ((grade_tests.MEASURED_LINES + 3) * (grade_tests.LINE_CHARS + 64)
                 + grade_tests.KEPT_BYTES + 1024)
@@ -196,13 +204,18 @@ def pinned_course(work: Path) -> Path:
         shutil.copy2(str(src), str(dst))
     presets = course / "CMakePresets.json"
     presets.write_text(student_presets(presets.read_text()))
-    ident = ["-c", "user.name=Course", "-c", "user.email=course@localhost"]
-    for argv in (["git", "init", "-q"], ["git", "add", "-A"],
-                 ["git", *ident, "commit", "-q", "-m", "pinned"]):
-        proc = sh(argv, course)
-        if proc.returncode != 0:
-            raise SystemExit(f"{' '.join(argv)}: {proc.stderr.strip()}")
+    commit_all(course, "Course", "pinned")
     return course
+
+
+def commit_all(folder: Path, who: str, message: str) -> None:
+    """`folder` made a git repository of one commit of everything in it."""
+    ident = ["-c", f"user.name={who}", "-c", f"user.email={who.lower()}@localhost"]
+    for argv in (["git", "init", "-q"], ["git", "add", "-A"],
+                 ["git", *ident, "commit", "-q", "-m", message]):
+        proc = sh(argv, folder)
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(argv)} in {folder}: {proc.stderr.strip()}")
 
 
 def student_repo(course: Path, work: Path, name: str, files: Dict[str, bytes],
@@ -240,8 +253,14 @@ class Graded:
 
 
 class Grader:
-    def __init__(self, course: Path, work: Path, jobs: int, build_timeout: float):
+    """Grades a student as an instructor would, through `through`: grade_run.sh (what
+    grade.yml runs for one student) or grade-class (a class of one, with the policy always),
+    and checks what the grading left and kept."""
+
+    def __init__(self, course: Path, work: Path, jobs: int, build_timeout: float,
+                 through: str = GRADE_RUN):
         self.course, self.work, self.jobs, self.build_timeout = course, work, jobs, build_timeout
+        self.through = through
         self.home = work / "grader-home"
         self.home.mkdir(exist_ok=True)
         self.home_before: Optional[set] = None
@@ -263,22 +282,39 @@ class Grader:
         env = dict(os.environ, HOME=str(self.home),
                    COURSE_HOSTILE_GRADER_ONLY=f"{self.secret}: the grader's environment")
         env.pop("COURSE_HIDDEN_TESTS", None)
-        argv = ["bash", str(self.course / "tools/course/grade_run.sh"), "--student", str(student),
-                "--course", str(self.course), "--lessons", ",".join(lessons), "--jobs",
-                str(self.jobs), "--build-timeout", str(self.build_timeout)]
-        if not policy:
-            argv.append("--no-policy")
+        build = self.course / "build" / "grade"
+        if self.through == GRADE_CLASS:
+            if not policy:
+                raise ValueError("grade-class always holds the exercise files to the policy")
+            argv = self.class_of_one(student, lessons)
+        else:
+            argv = ["bash", str(self.course / "tools/course/grade_run.sh"), "--student",
+                    str(student), "--course", str(self.course), "--lessons", ",".join(lessons),
+                    "--jobs", str(self.jobs), "--build-timeout", str(self.build_timeout)]
+            if not policy:
+                argv.append("--no-policy")
         start = time.monotonic()
         proc = sh(argv, self.work, env)
         seconds = time.monotonic() - start
         log = proc.stdout + proc.stderr
-        build = self.course / "build" / "grade"
+        if self.through == GRADE_CLASS:
+            # What the class folder keeps of the student, and the records grade-class copied.
+            folder = self.work / "class" / "students" / student.name
+            kept = self.class_kept(student.name)
+            score_path, records, junit_path = folder / "score.json", folder / "records", \
+                folder / "junit.xml"
+        else:
+            kept = {str(path.relative_to(build)): path.read_text(errors="replace")
+                    for pattern in KEPT for path in sorted(build.glob(pattern))}
+            score_path, records, junit_path = build / "score.json", build / "course", \
+                build / "junit.xml"
         try:
-            score = json.loads((build / "score.json").read_text())
+            score = json.loads(score_path.read_text())
         except (OSError, ValueError):
-            raise SystemExit(f"grading {student.name} wrote no score (exit {proc.returncode}):\n"
-                             f"{log[-4000:]}")
-        overlay = json.loads((build / "course" / "overlay.json").read_text())
+            grading_log = kept.get(f"students/{student.name}/grade.log", "")
+            raise SystemExit(f"grading {student.name} through {self.through} wrote no score "
+                             f"(exit {proc.returncode}):\n{log[-4000:]}{grading_log[-4000:]}")
+        overlay = json.loads((records / "overlay.json").read_text())
         counts: Dict[str, Dict[str, int]] = {}
         for t in score["tests"].values():
             c = counts.setdefault(t["lesson"], {})
@@ -289,31 +325,65 @@ class Grader:
                    seconds=seconds, log=log)
         g.problems += self.course_untouched(overlay)
         g.problems += self.home_untouched()
-        evidence = json.loads((build / "course" / "evidence.json").read_text())
+        evidence = json.loads((records / "evidence.json").read_text())
         import hashlib
-        if hashlib.sha256((build / "junit.xml").read_bytes()).hexdigest() != evidence["junit_sha256"]:
-            g.problems.append("junit.xml is not the report the grader wrote")
-        g.problems += self.nothing_leaked(build, log, never_reported)
+        if hashlib.sha256(junit_path.read_bytes()).hexdigest() != evidence["junit_sha256"]:
+            g.problems.append(f"{junit_path.name} is not the report the grader wrote")
+        junit_text = junit_path.read_text(errors="replace")
+        g.problems += self.nothing_leaked(dict(kept, **{"the grader's log": log}), junit_text,
+                                          never_reported, self.student_own(student.name))
         return g
 
-    def nothing_leaked(self, build: Path, log: str, never_reported: List[str]) -> List[str]:
+    def class_of_one(self, student: Path, lessons: List[str]) -> List[str]:
+        """grade-class's command for a class of one, `student` (made a git repository, as a
+        roster names one); its class folder is work/class."""
+        if not (student / ".git").exists():
+            commit_all(student, "Student", "my work")
+        roster = self.work / "roster.csv"
+        roster.write_text(f"student,repository,ref\n{student.name},{student},\n")
+        # The instructor's own checkout runs grade-class (the pinned course is the students'
+        # repository, which has no course-admin); each grading runs the pinned grade_run.sh.
+        return [sys.executable, "-B", str(ROOT / "course-admin"), "grade-class",
+                "--roster", str(roster),
+                "--course", str(self.course), "--out", str(self.work / "class"), "--lessons",
+                ",".join(lessons), "--jobs", str(self.jobs), "--again"]
+
+    def class_kept(self, name: str) -> Dict[str, str]:
+        """Everything grade-class wrote of the class and of the student `name` but the
+        student's own files (checkout/, exercise/), by path from the class folder."""
+        out = self.work / "class"
+        own = {out / "students" / name / part for part in ("checkout", "exercise")}
+        paths = [out / "gradebook.csv", out / "summary.md", out / "feedback" / f"{name}.md"] + \
+            [p for p in sorted((out / "students" / name).rglob("*"))
+             if p.is_file() and not any(o in p.parents for o in own)]
+        return {str(p.relative_to(out)): p.read_text(errors="replace")
+                for p in paths if p.is_file() and not p.is_symlink()}
+
+    def student_own(self, name: str) -> Dict[str, str]:
+        """The student's exercise files grade-class kept (exercise/): the student's own text,
+        so an attack's never-reported texts may stand there, but no secret may."""
+        kept = self.work / "class" / "students" / name / "exercise"
+        if self.through != GRADE_CLASS or not kept.is_dir():
+            return {}
+        return {str(p.relative_to(self.work / "class")): p.read_text(errors="replace")
+                for p in sorted(kept.rglob("*")) if p.is_file()}
+
+    def nothing_leaked(self, kept: Dict[str, str], junit_text: str, never_reported: List[str],
+                       own: Dict[str, str]) -> List[str]:
         """Nothing planted outside the sandbox, nor what an attack prints when it read it, in
-        what the grading keeps; no test's record longer than the grader keeps."""
-        kept = {"the grader's log": log}
-        for pattern in KEPT:
-            for path in sorted(build.glob(pattern)):
-                kept[str(path.relative_to(build))] = path.read_text(errors="replace")
+        what the grading keeps (`kept`, by name; `own`: the student's own files it keeps, where
+        only the secrets are looked for); no test's record longer than the grader keeps."""
         problems = []
-        for name, text in kept.items():
+        for name, text in list(kept.items()) + list(own.items()):
             for line in text.splitlines():
                 if self.secret in line:
                     problems.append(f"{name} holds a secret from outside the sandbox: {line[:160]}")
                     break
-            for never in never_reported:
+            for never in never_reported if name in kept else ():
                 if never in text:
                     problems.append(f"{name} holds what the attack prints once it got what it "
                                     f"wanted: {never}")
-        for case in ET.fromstring(kept.get("junit.xml", "<testsuite/>")).iter("testcase"):
+        for case in ET.fromstring(junit_text or "<testsuite/>").iter("testcase"):
             out = case.findtext("system-out") or ""
             if len(out) > RECORD_CHARS:
                 problems.append(f"junit.xml keeps {len(out)} characters of what "
@@ -357,6 +427,10 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--build-timeout", type=float, default=90,
                     help="seconds a lesson's build may take (the compile-time bomb's limit)")
+    ap.add_argument("--through", choices=(GRADE_RUN, GRADE_CLASS), default=GRADE_RUN,
+                    help="grade each as one student (grade_run.sh, the default) or as a class "
+                         "of one (grade-class, which always holds the files to the policy: "
+                         "no runs without it)")
     ap.add_argument("--no-runtime", action="store_true", help="skip the runs without the policy")
     ap.add_argument("--runtime-only", action="store_true",
                     help="only the runs without the policy (with --only: a part of a longer run)")
@@ -384,7 +458,7 @@ def main(argv: List[str]) -> int:
     rows: List[Tuple[str, str, str, str]] = []
     try:
         course = pinned_course(work)
-        grader = Grader(course, work, args.jobs, args.build_timeout)
+        grader = Grader(course, work, args.jobs, args.build_timeout, args.through)
         lessons = sorted({a.lesson for a in attacks})
         starters = {}
         for label in lessons:
@@ -415,7 +489,12 @@ def main(argv: List[str]) -> int:
         # nothing is rebuilt), then the runtime ones without it (each rebuilds its lesson).
         runs = [] if args.runtime_only else \
             [(a, "policy", True) for a in sorted(attacks, key=lambda a: (a.allowed, a.name))]
-        if not args.no_runtime:
+        if args.through == GRADE_CLASS:
+            if args.runtime_only:
+                ap.error("--runtime-only: grade-class has no runs without the policy")
+            print("through grade-class: every attack with the policy (grade-class always holds "
+                  "the files to it)", flush=True)
+        elif not args.no_runtime:
             runs += [(a, "no policy", False) for a in attacks if a.runtime]
             # ... and written into the solution: no attack lifts a solved lesson's score.
             runs += [(a, "solution", False) for a in attacks if a.runtime and
@@ -484,8 +563,10 @@ def main(argv: List[str]) -> int:
         for f in failures:
             print(f"  {f}")
         return 1
-    print("every attack scored the starter's score (written into the solution, no more than the "
-          "solution's); the solutions passed")
+    print("every attack scored the starter's score" +
+          ("" if args.through == GRADE_CLASS or args.no_runtime else
+           " (written into the solution, no more than the solution's)") +
+          f"; the solutions passed (through {args.through})")
     return 0
 
 
