@@ -468,9 +468,10 @@ class Build:
     def build_target(self, target: str, jobs: int, capture: bool,
                      timeout: Optional[float] = None) -> subprocess.CompletedProcess:
         """`cmake --build` of one target (or several, separated by spaces, made with one pool
-        of jobs: _goals_at_once), keeping going past a program that does not compile. With capture, the output (stdout and stderr together)
-        is in the result's stdout. Past `timeout` seconds the build and every compiler it
-        started are stopped: the result's returncode is then None."""
+        of jobs: _goals_at_once), keeping going past a program that does not compile. With
+        capture, the output (stdout and stderr together) is in the result's stdout. Past
+        `timeout` seconds the build and every compiler it started are stopped: the result's
+        returncode is then None."""
         env = dict(os.environ)
         for key in ("MAKEFLAGS", "MFLAGS"):  # a parent make's jobserver is not ours
             env.pop(key, None)
@@ -523,8 +524,8 @@ class Build:
             return None
         goals = []
         for target in targets:
-            rule = re.search(rf"^{re.escape(target)}: (\S+/CMakeFiles/{re.escape(target)}\.dir)/rule$",
-                             graph, re.M)
+            name = re.escape(target)
+            rule = re.search(rf"^{name}: (\S+/CMakeFiles/{name}\.dir)/rule$", graph, re.M)
             if rule is None:
                 return None
             goals.append(rule.group(1) + "/all")
@@ -559,12 +560,13 @@ class Build:
                       timeout: Optional[float] = None,
                       cpu_only: bool = False, fresh: bool = False) -> Dict[str, LessonBuild]:
         """Builds the lessons' targets (cpu_only: their CPU test programs). First all of them in
-        one build, which keeps every core busy (build_target: one pool of jobs); where that fails, each lesson's target on its
-        own, so one that does not compile hides no other and shows with its first error. Says
-        how each went, one line each. `timeout`: seconds for each lesson (the whole first
-        build gets one lesson's). fresh (the grading build): the lessons' files are removed
-        first, and again after a build that was stopped, so every program left was made by
-        this build and a lesson that does not build has none of an earlier build's to run."""
+        one build, which keeps every core busy (build_target: one pool of jobs); where that
+        fails, each lesson's target on its own, so one that does not compile hides no other and
+        shows with its first error. Says how each went, one line each. `timeout`: seconds for
+        each lesson (the whole first build gets one lesson's). fresh (the grading build): the
+        lessons' files are removed first, and again after a build that was stopped, so every
+        program left was made by this build and a lesson that does not build has none of an
+        earlier build's to run."""
         if not lessons:
             return {}
         if fresh:

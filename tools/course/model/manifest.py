@@ -323,7 +323,8 @@ def _grade_tests_alone(r: _Reader, value: Any) -> Tuple[str, Tuple[str, ...]]:
     e = r.object(value, "grade_tests_alone", ("tests", "why"))
     tests = r.strings(e["tests"], "grade_tests_alone.tests")
     if not tests:
-        raise r.fail("grade_tests_alone.tests", "lists no test (leave `tests` out for every test)")
+        raise r.fail("grade_tests_alone.tests",
+                     "lists no test (a string alone keeps every test apart)")
     for i, name in enumerate(tests):
         r.string(name, f"grade_tests_alone.tests[{i}]", _TEST_NAME)
     return r.string(e["why"], "grade_tests_alone.why"), tests
