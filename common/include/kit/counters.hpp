@@ -77,15 +77,17 @@ public:
   /// True while any session is open in this process (the timer refuses to time then).
   static bool active();
 
-  /// The counter tests of one process share one session (kit::testing::CounterTest): opening
-  /// one sets the profiler up and measures a probe kernel, a good part of a counter test's
-  /// time. keep() holds an open shared-memory session after its test; take_kept() hands it
-  /// to the next one (null when none is kept, or when KIT_COUNTERS_REFUSE or the small mode
-  /// asks for a refusal, which a new session then gives); close_kept() closes it. A kept
-  /// session never runs beside anything that must not: every new session and the timer close
-  /// it first, and so does a program before it starts a profiler in another process.
+  /// Holds `session`, open, after its test, for the next counter test of this process to take
+  /// (kit::testing::CounterTest): opening one sets the profiler up and measures a probe kernel,
+  /// a good part of a counter test's time. Only an open session of the shared-memory metrics
+  /// is kept (another is closed), and one at a time: a kept session never runs beside anything
+  /// that must not, since every new session and the timer close it first.
   static void keep(std::unique_ptr<CounterSession> session);
+  /// The session keep() holds, handed over once; null when none is kept, or when
+  /// KIT_COUNTERS_REFUSE or the small mode asks for a refusal (a new session then gives it).
   static std::unique_ptr<CounterSession> take_kept();
+  /// Closes the session keep() holds, if any: what a program does before it starts a profiler
+  /// in another process (ncu), and the kit's test environment at the end of the tests.
   static void close_kept();
 
 private:
