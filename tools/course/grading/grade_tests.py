@@ -623,7 +623,7 @@ class Printed:
                 self._scan(line[:4 * LINE_CHARS].decode("utf-8", "replace").rstrip("\r"))
 
     def _scan(self, line: str) -> None:
-        started = _RUN.match(line) if line.startswith("[ RUN") else None
+        started = _RUN.match(line)
         if started:
             self._test = started.group(1)
         if line.startswith(MEASUREMENT_PREFIXES):

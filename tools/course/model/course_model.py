@@ -409,11 +409,15 @@ class Build:
         """Whether this build was configured with the lesson (a folder added since is not)."""
         return self.configured_lessons is None or lesson.folder in self.configured_lessons
 
+    def _generator(self) -> str:
+        """The build's CMake generator ("Unix Makefiles", "Ninja", ...), "" where unknown."""
+        m = re.search(r"^CMAKE_GENERATOR:INTERNAL=(.*)$", self._cache(), re.M)
+        return m.group(1).strip() if m else ""
+
     def keep_going(self) -> List[str]:
         """The native build tool's keep-going flag, so that within a lesson one test program
         that does not compile does not stop the lesson's other programs from building."""
-        m = re.search(r"^CMAKE_GENERATOR:INTERNAL=(.*)$", self._cache(), re.M)
-        generator = m.group(1).strip() if m else ""
+        generator = self._generator()
         if "Makefiles" in generator:
             return ["--", "-k"]
         if "Ninja" in generator:
@@ -513,10 +517,8 @@ class Build:
         one graph, every shared dependency made once, as `make all` does. None for one target,
         where `cmake --build` already builds them together (Ninja), or where Makefile2 does not
         name a target's goal."""
-        cache = self._cache()
-        generator = re.search(r"^CMAKE_GENERATOR:INTERNAL=(.*)$", cache, re.M)
-        make = re.search(r"^CMAKE_MAKE_PROGRAM:[A-Z]+=(.+)$", cache, re.M)
-        if len(targets) < 2 or not generator or "Makefiles" not in generator.group(1) or not make:
+        make = re.search(r"^CMAKE_MAKE_PROGRAM:[A-Z]+=(.+)$", self._cache(), re.M)
+        if len(targets) < 2 or "Makefiles" not in self._generator() or not make:
             return None
         try:
             graph = (self.dir / "CMakeFiles" / "Makefile2").read_text(errors="replace")
@@ -525,7 +527,7 @@ class Build:
         goals = []
         for target in targets:
             name = re.escape(target)
-            rule = re.search(rf"^{name}: (\S+/CMakeFiles/{name}\.dir)/rule$", graph, re.M)
+            rule = re.search(rf"^{name}: ((?:\S+/)?CMakeFiles/{name}\.dir)/rule$", graph, re.M)
             if rule is None:
                 return None
             goals.append(rule.group(1) + "/all")
