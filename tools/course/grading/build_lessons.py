@@ -24,13 +24,15 @@ import json
 import os
 import secrets
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional
 
 from course.model.cli import Parser, jobs_option, run_main, split_list, write_text_atomic
-from course.model.course_model import (Build, CourseError, Lesson, LessonBuild, build_status_json,
+from course.model.course_model import (BUILT, DID_NOT_BUILD, Build, CourseError, Lesson,
+                                       LessonBuild, LessonsApart, build_status_json, first_error,
                                        lesson_by_number, remove_file)
 from course.model.trust import PROGRAMS_RECORD, file_hash
 
@@ -48,7 +50,7 @@ class Made:
     def sha256(self, path: Path) -> Optional[str]:
         """The sha256 this build recorded for the file, None for a file it did not make."""
         wanted = os.path.realpath(path)
-        for files in self.lessons.values():
+        for files in list(self.lessons.values()):  # a pipelined build adds lessons meanwhile
             for made, sha in files.items():
                 if os.path.realpath(made) == wanted:
                     return sha
@@ -85,6 +87,131 @@ def grading_build(build: Build, lessons: List[Lesson], jobs: int,
     write_text_atomic(status_path or build.status_path, build_status_json(status))
     write_text_atomic(record, made.as_json())
     return status
+
+
+class PipelinedBuild:
+    """The grading build of lessons, each in a make of its own as soon as its files are in
+    place (its policy checked), side by side with the others and with the tests of lessons
+    already built (grade_run.py). What the lessons share is made first, in one run
+    (prepare()); after it, the makes of two lessons touch no file in common (Build.lessons_apart).
+    Each lesson is built fresh (what an earlier build made of it removed first, and again when
+    its build is stopped), within `timeout` seconds, and its programs go into the record of
+    this build (Made, written again after each lesson) before wait() says it is done. The
+    makes run at a lower priority (`nice`) than the tests beside them. None of this where the
+    build cannot be split so (PipelinedBuild.of returns None): grading_build then builds them."""
+
+    #: How much lower the priority of the lessons' makes is than the grader's (and its tests').
+    NICE = 10
+
+    def __init__(self, build: Build, lessons: List[Lesson], plan: LessonsApart, jobs: int,
+                 say: Callable[..., None] = print, timeout: Optional[float] = None):
+        self.build, self.plan, self.jobs, self.say, self.timeout = build, plan, jobs, say, timeout
+        self.lessons = {lesson.label: lesson for lesson in lessons}
+        self.made = Made(f"{time.strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(4)}", {})
+        self.status: Dict[str, LessonBuild] = {}
+        self.began: Optional[float] = None  # when the first lesson's make started
+        self.ended: Optional[float] = None  # when the last one ended
+        self._done = {label: threading.Event() for label in self.lessons}
+        self._threads: List[threading.Thread] = []
+        self._prepared = threading.Event()
+        self._prepare_error = ""
+        self._lock = threading.Lock()
+        self._start = time.monotonic()
+        remove_file(self.build.state_dir / PROGRAMS_RECORD)
+        self._write_record()
+
+    @classmethod
+    def of(cls, build: Build, lessons: List[Lesson], jobs: int, also: List[str],
+           say: Callable[..., None] = print,
+           timeout: Optional[float] = None) -> Optional["PipelinedBuild"]:
+        """The pipelined build of these lessons (and, made first with what they share, the
+        `also` targets), None where the build cannot be split (Build.lessons_apart)."""
+        plan = build.lessons_apart(lessons, also)
+        return None if plan is None else cls(build, lessons, plan, jobs, say, timeout)
+
+    def _write_record(self) -> None:
+        with self._lock:
+            write_text_atomic(self.build.state_dir / PROGRAMS_RECORD, self.made.as_json())
+
+    def prepare(self) -> None:
+        """Checks the build system and makes what the lessons share (raises CourseError when
+        that does not build: then no lesson does). The lessons' makes wait for release() (a
+        failure here releases them at once, each to say it did not build)."""
+        proc = self.build.run_apart(self.plan.first, self.jobs, self.timeout)
+        if proc.returncode != 0:
+            self._prepare_error = first_error(proc.stdout or "") if proc.returncode \
+                is not None else f"it took longer than {self.timeout:.0f} s"
+            self.release()
+            raise CourseError(f"what the lessons share does not build: {self._prepare_error}")
+
+    def release(self) -> None:
+        """Lets the lessons' makes start (the grader releases them once the machine is checked:
+        its timing probe runs on an idle CPU)."""
+        self._prepared.set()
+
+    def start(self, lesson: Lesson) -> None:
+        """Starts the lesson's make, once prepare() has made what the lessons share and
+        release() has let it."""
+        thread = threading.Thread(target=self._build, args=(lesson,), daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
+    def _build(self, lesson: Lesson) -> None:
+        try:
+            self._prepared.wait()
+            log = self.build.state_dir / f"build-{lesson.label}.log"
+            if self._prepare_error:
+                result = LessonBuild(DID_NOT_BUILD, f"what the lessons share does not build: "
+                                                    f"{self._prepare_error}")
+            else:
+                self.build.remove_lesson_files([lesson])
+                with self._lock:
+                    self.began = self.began or time.monotonic()
+                proc = self.build.run_apart([self.plan.lesson[lesson.label]], self.jobs,
+                                            self.timeout, nice=self.NICE)
+                with self._lock:
+                    self.ended = time.monotonic()
+                log.write_text(proc.stdout or "")
+                if proc.returncode is None:
+                    self.build.remove_lesson_files([lesson])  # a stopped make may leave a file
+                    result = LessonBuild(DID_NOT_BUILD, f"the build took longer than "
+                                                        f"{self.timeout:.0f} s and was stopped",
+                                         str(log))
+                elif proc.returncode == 0:
+                    result = LessonBuild(BUILT, log=str(log))
+                else:
+                    result = LessonBuild(DID_NOT_BUILD, first_error(proc.stdout or ""), str(log))
+            files = {str(p): file_hash(p) for p in self.build.lesson_files(lesson) if p.is_file()}
+            with self._lock:
+                self.made.lessons[lesson.label] = files
+                self.status[lesson.label] = result
+            self._write_record()
+            self.say(f"{lesson.label}: {result.status}" +
+                     (f": {result.error}" if result.failed else "") +
+                     f" ({time.monotonic() - self._start:.0f} s in)", flush=True)
+        except (CourseError, OSError) as e:
+            with self._lock:
+                self.status[lesson.label] = LessonBuild(DID_NOT_BUILD, str(e))
+        finally:
+            self._done[lesson.label].set()
+
+    def wait(self, label: str) -> None:
+        """Returns once the lesson's build is done (built or not), at once for a lesson this
+        build does not make."""
+        if label in self._done:
+            self._done[label].wait()
+
+    def finish(self, status_path: Optional[Path] = None) -> Dict[str, LessonBuild]:
+        """Waits for every lesson started, writes the build status (and the record once more),
+        and returns the status of each lesson, in order; a lesson never started did not build."""
+        for thread in self._threads:
+            thread.join()
+        status = {label: self.status.get(label, LessonBuild(DID_NOT_BUILD, "not built: its "
+                                                                          "files were not placed"))
+                  for label in self.lessons}
+        write_text_atomic(status_path or self.build.status_path, build_status_json(status))
+        self._write_record()
+        return status
 
 
 def build_lessons(args) -> int:

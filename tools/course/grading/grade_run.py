@@ -46,6 +46,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import List, Optional
@@ -56,7 +57,7 @@ from course.model.cli import (Parser, default_jobs, module_command, percentage, 
 from course.model.course_model import (Build, CourseError, LESSON_FILES, find_lessons,
                                        lesson_by_number)
 from course.grading import grade_tests, grade_tree, self_check
-from course.grading.build_lessons import grading_build
+from course.grading.build_lessons import PipelinedBuild, grading_build
 from course.grading.points_table import POINTS_RECORD, course_points, table_json
 
 PROG = "grade_run"
@@ -69,19 +70,32 @@ def say(text: str) -> None:
 
 
 class Steps:
-    """How long each step of a grading took, said last (where an instructor's minutes go)."""
+    """How long each step of a grading took, said last (where an instructor's minutes go).
+    Steps may overlap (a pipelined grading builds and tests at once): each is said with its own
+    span, and the line says which ran at once."""
 
     def __init__(self) -> None:
-        self.marks = [("", time.monotonic())]
+        self.begin = time.monotonic()
+        self.spans: List[List] = []  # [name, begin, end or None]
+        self.overlap = ""
 
     def start(self, name: str) -> None:
-        self.marks.append((name, time.monotonic()))
+        """Starts a step and ends the one started last (steps one after another)."""
+        now = time.monotonic()
+        if self.spans and self.spans[-1][2] is None:
+            self.spans[-1][2] = now
+        self.spans.append([name, now, None])
+
+    def span(self, name: str, begin: float, end: float) -> None:
+        """A step that ran beside the others, from `begin` to `end` (time.monotonic())."""
+        self.spans.append([name, begin, end])
 
     def line(self) -> str:
-        ends = [t for _, t in self.marks[1:]] + [time.monotonic()]
-        parts = [f"{name} {end - begin:.0f} s"
-                 for (name, begin), end in zip(self.marks[1:], ends[1:])]
-        return f"graded in {ends[-1] - self.marks[0][1]:.0f} s: {', '.join(parts)}"
+        now = time.monotonic()
+        parts = [f"{name} {(end if end is not None else now) - begin:.0f} s"
+                 for name, begin, end in sorted(self.spans, key=lambda s: s[1])]
+        return f"graded in {now - self.begin:.0f} s: {', '.join(parts)}" + \
+            (f" ({self.overlap})" if self.overlap else "")
 
 
 def run(argv: List[str], cwd: Path, log: Optional[Path] = None) -> int:
@@ -146,25 +160,29 @@ def grade(args) -> int:
         if os.environ.get("COURSE_HIDDEN_TESTS") else None
 
     steps = Steps()
-    steps.start("the tree and the policy")
-    say("the tree to grade (the exercise files, held to the policy)")
-    tree = grade_tree.overlay(student.resolve(), course, lessons or None, not args.no_policy,
-                              hidden, records)
-    for line in tree.lines():
-        print(f"  {line}")
-    write_text_atomic(records / "overlay.json", tree.as_json())
-    # The points, from the pinned course's manifests (and its instructor's table), recorded
-    # before any student code runs: the report scores from this record.
-    write_text_atomic(records / POINTS_RECORD,
-                      table_json(course_points(course, find_lessons(course))))
-
-    steps.start("the build")
     gpu_name, gpu_why = machine.gpu()
     # Nothing can grade GPU tests without a GPU: their programs are then not built (the tests
     # are still listed, and count).
     wanted = {"COURSE_GPU_TESTS": "ON" if gpu_name else "OFF",
               "COURSE_EXTRA_TESTS_DIR": str(hidden) if hidden else ""}
-    if configured_as(build_dir, wanted) and (records / LESSON_FILES).is_file():
+    configured = configured_as(build_dir, wanted) and (records / LESSON_FILES).is_file()
+    pipelined = None
+    if configured and not args.build_only and not args.steps_apart:
+        build = Build(build_dir, course)
+        chosen = [lesson for lesson in build.lessons() if not lessons or lesson.number in lessons]
+        pipelined = PipelinedBuild.of(build, chosen, args.jobs,
+                                      ["course-machine-check"] if gpu_name else [],
+                                      say=lambda *a, **k: print("  ", *a, **k),
+                                      timeout=args.build_timeout)
+    if pipelined is not None:
+        return grade_pipelined(args, steps, student, course, lessons, hidden, gpu_name, gpu_why,
+                               pipelined)
+
+    steps.start("the tree and the policy")
+    place_tree(args, student, course, lessons, hidden, records)
+
+    steps.start("the build")
+    if configured:
         say(f"configured already (GPU: {gpu_name or 'none: ' + gpu_why}); the build re-reads "
             f"what changed")
     else:
@@ -187,6 +205,99 @@ def grade(args) -> int:
     steps.start("the machine")
     tests = grade_tests.planned_tests(build_dir, "student", lessons)
     box = grade_tests.grading_sandbox(args.not_isolated, hidden)
+    machine_facts(args, build, box, gpu_name, gpu_why)
+    if args.build_only:
+        return 0
+
+    steps.start("the tests")
+    test_and_record(args, build, box, tests)
+    return report(args, build, lessons, steps)
+
+
+def place_tree(args, student: Path, course: Path, lessons: List[str], hidden: Optional[Path],
+               records: Path, placed=None) -> grade_tree.Overlay:
+    """The tree to grade: the student's files, each lesson's held to the policy, placed on the
+    course (placed: called with each lesson as soon as its files are, grade_tree.overlay);
+    then, before any student code runs, the record of it and of the points."""
+    say("the tree to grade (the exercise files, held to the policy)")
+    tree = grade_tree.overlay(student.resolve(), course, lessons or None, not args.no_policy,
+                              hidden, records, placed)
+    for line in tree.lines():
+        print(f"  {line}")
+    write_text_atomic(records / "overlay.json", tree.as_json())
+    # The points, from the pinned course's manifests (and its instructor's table), recorded
+    # before any student code runs: the report scores from this record.
+    write_text_atomic(records / POINTS_RECORD,
+                      table_json(course_points(course, find_lessons(course))))
+    return tree
+
+
+def grade_pipelined(args, steps: Steps, student: Path, course: Path, lessons: List[str],
+                    hidden: Optional[Path], gpu_name: Optional[str], gpu_why: str,
+                    pipelined: PipelinedBuild) -> int:
+    """A grading in a build configured already, its steps overlapped: what the lessons share
+    is made and the machine checked while the policy checks the student's files; each lesson's
+    make starts as soon as its files are placed; the tests that need the GPU alone start with
+    the first lesson built, lesson after lesson, beside the makes of the others (which need no
+    GPU, and run at a lower priority); the tests that share the GPU once every lesson is built.
+    Every test still runs only after the machine check, and only programs this build made."""
+    build = pipelined.build
+    records = build.state_dir
+    say(f"configured already (GPU: {gpu_name or 'none: ' + gpu_why}); each lesson is built as "
+        f"soon as its files are placed (at most {args.build_timeout:.0f} s each), and its tests "
+        f"that need the GPU alone run as soon as it is built")
+    box = grade_tests.grading_sandbox(args.not_isolated, hidden)
+    machine_done: dict = {}
+
+    def prepare_and_check() -> None:
+        begin = time.monotonic()
+        try:
+            pipelined.prepare()
+            steps.span("what the lessons share", begin, time.monotonic())
+            begin = time.monotonic()
+            machine_facts(args, build, box, gpu_name, gpu_why, quiet=True)
+            steps.span("the machine", begin, time.monotonic())
+        except (CourseError, OSError, ValueError, subprocess.SubprocessError) as e:
+            machine_done["error"] = e
+        finally:
+            pipelined.release()  # the lessons' makes start after the machine check
+
+    checking = threading.Thread(target=prepare_and_check, daemon=True)
+    checking.start()
+    chosen = {lesson.label for lesson in pipelined.lessons.values()}
+    begin = time.monotonic()
+    try:
+        place_tree(args, student, course, lessons, hidden, records,
+                   lambda lesson: pipelined.start(lesson) if lesson.label in chosen else None)
+        steps.span("the tree and the policy", begin, time.monotonic())
+        tests = grade_tests.planned_tests(build.dir, "student", lessons)
+    except BaseException:
+        checking.join()
+        pipelined.finish()  # no make of a lesson outlives the grading
+        raise
+    checking.join()
+    if "error" in machine_done:
+        pipelined.finish()
+        raise machine_done["error"]
+    say_machine(records)
+    begin = time.monotonic()
+    test_and_record(args, build, box, tests, pipelined)
+    pipelined.finish()
+    steps.span("the tests", begin, time.monotonic())
+    if pipelined.began is not None:
+        steps.span("the build", pipelined.began, pipelined.ended or pipelined.began)
+    steps.overlap = "side by side: the policy, the machine and the build; the build and the " \
+        "tests"
+    return report(args, build, lessons, steps)
+
+
+def machine_facts(args, build: Build, box, gpu_name: Optional[str], gpu_why: str,
+                  quiet: bool = False) -> dict:
+    """The grader's check of the machine (and, where the bank model's wide rules were not
+    measured on this GPU, the self-check, once per GPU, driver and course), before any student
+    code runs; recorded in course/machine.json. Says what it found unless `quiet`."""
+    build_dir = build.dir
+    records = build.state_dir
     facts = check_machine(build_dir, box, gpu_name is not None, gpu_why)
     if facts.get("gpu") and not facts.get("wide_rules") and facts.get("counters"):
         # The bank model's 8- and 16-byte rules were not measured on this architecture: the
@@ -205,30 +316,53 @@ def grade(args) -> int:
         facts["counters"] = False
         facts["counters_reason"] = "treated as refused (grade_run.sh --counters-refused)"
     write_text_atomic(records / "machine.json", json.dumps(facts, indent=1) + "\n")
+    if not quiet:
+        say_machine(records)
+    return facts
+
+
+def say_machine(records: Path) -> None:
+    """Says what the machine check found (course/machine.json)."""
+    facts = json.loads((records / "machine.json").read_text())
     counters = "readable" if facts.get("counters") else \
         f"not readable: {facts.get('counters_reason', '')}"
     slowdowns = "shown" if facts.get("timing") else f"not shown: {facts.get('timing_reason', '')}"
     say(f"machine: {facts.get('description')}; counters: {counters}; slowdowns: {slowdowns}")
-    if args.build_only:
-        return 0
 
-    steps.start("the tests")
+
+def test_and_record(args, build: Build, box, tests,
+                    pipelined: Optional[PipelinedBuild] = None) -> None:
+    """Every planned test, each in its sandbox (grade_tests.run_tests), and their records:
+    junit.xml and the evidence. With a pipelined build, a lesson's tests wait for its build,
+    and the programs they may run are those of its record as it grows."""
+    records = build.state_dir
     say(f"the tests ({len(tests)}), each in a sandbox: {box.describe()}")
-    programs = grade_tests.Programs(build_dir)
+    programs = grade_tests.Programs(build.dir,
+                                    pipelined.made if pipelined is not None else None)
+
+    def ready(label: str) -> dict:
+        pipelined.wait(label)
+        return {t.name: t for t in grade_tests.planned_tests(build.dir, "student", [label[-2:]])}
     verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
                                      args.jobs, programs, say=lambda line: print(line, flush=True),
                                      build=build, keep_failing=args.keep_failing_output,
                                      apart=args.tests_apart,
                                      cpu_recording_points=args.cpu_recording_points,
-                                     past=grade_tests.past_seconds(records / "evidence.json"))
+                                     past=grade_tests.past_seconds(records / "evidence.json"),
+                                     ready=ready if pipelined is not None else None)
     grade_tests.write_outputs(verdicts, box, grade_tests.Machine.read(records / "machine.json"),
-                              programs, build_dir / "junit.xml", records / "evidence.json",
+                              programs, build.dir / "junit.xml", records / "evidence.json",
                               args.keep_failing_output, args.cpu_recording_points)
     passed = sum(v.status == grade_tests.PASSED for v in verdicts)
     recorded = sum(v.counts_from == "cpu recording" for v in verdicts)
     print(f"   {passed} of {len(verdicts)} tests passed" +
           (f"; {recorded} ran with their counts from the CPU recording" if recorded else ""))
 
+
+def report(args, build: Build, lessons: List[str], steps: Steps) -> int:
+    """The grade report (course.grading.grade report), its exit status the grading's."""
+    build_dir = build.dir
+    records = build.state_dir
     steps.start("the report")
     say("the report")
     report = [*module_command("course.grading.grade"), "report", "--junit",
@@ -241,7 +375,7 @@ def grade(args) -> int:
         report += ["--pass-mark", str(args.pass_mark)]
     if args.require_complete:
         report += ["--require-complete"]
-    status = subprocess.run(report, cwd=str(course)).returncode
+    status = subprocess.run(report, cwd=str(build.source_dir)).returncode
     say(steps.line())
     return status
 
@@ -266,6 +400,11 @@ def main(argv: List[str]) -> int:
                          "tests are listed as not gradable here (the report says why), but "
                          "those of lessons whose kernel runs on the CPU, which take their counts "
                          "from the CPU recording (--cpu-recording-points)")
+    ap.add_argument("--steps-apart", action="store_true",
+                    help="one step after another: the policy, every lesson's build, the machine "
+                         "check, then the tests (by default, in a build configured already, "
+                         "each lesson is built as soon as its files pass the policy, and its "
+                         "tests that need the GPU alone run as soon as it is built)")
     ap.add_argument("--no-policy", action="store_true",
                     help="take the exercise files unchecked (the report says so)")
     ap.add_argument("--not-isolated", action="store_true",

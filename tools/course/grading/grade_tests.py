@@ -62,7 +62,7 @@ import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 from xml.sax.saxutils import escape, quoteattr
 
 from course.model.cli import Parser, jobs_option, run_main, split_list, write_text_atomic
@@ -341,9 +341,10 @@ class Programs:
     """The programs of the build folder that a test starts, held to the grading build's record
     (build_lessons.py's Made): a test runs only programs this build made, as it made them."""
 
-    def __init__(self, build_dir: Path):
+    def __init__(self, build_dir: Path, made: Optional[Made] = None):
         self.dir = build_dir
-        self.made = Made.read(build_dir)
+        # A pipelined build's record, which grows as its lessons are built; else the one on disk.
+        self.made = made if made is not None else Made.read(build_dir)
         self._hashes: Dict[str, str] = {}
         self._lock = threading.Lock()
 
@@ -846,25 +847,29 @@ def judge_sanitizer(test: Planned, v: Verdict, rep: Report, code: Optional[int],
 def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: int,
               programs: Programs, say=print, build: Optional[Build] = None,
               keep_failing: bool = False, cpu_recording_points: bool = False,
-              apart: bool = False, past: Optional[Dict[str, float]] = None) -> List[Verdict]:
-    """Runs the tests as ctest would with the build's resource spec: the CPU tests `jobs` at a
-    time throughout; the GPU tests that share the GPU (correctness, sanitizer runs: one slot
-    each) as many at a time as the GPU has slots (what a test that needs it alone asks for);
-    then those that need the GPU alone (timing, counters: they hold the `gpu` lock), one
-    process at a time, once no shared GPU test runs: those of one program in one process where
-    their lesson allows it (batches()), each other one in its own. A test runs only the
-    programs the grading
-    build made (`programs`). `build`: the build folder, whose list of what tests read the sandbox
-    shows them; keep_failing: --keep-failing-output; cpu_recording_points:
-    --cpu-recording-points; apart: --tests-apart (every test in a process of its own); past:
-    each test's seconds the last time this build graded (past_seconds: the order in which the
-    tests that share the GPU start, shared_order()). Says how long each GPU phase took."""
+              apart: bool = False, past: Optional[Dict[str, float]] = None,
+              ready: Optional[Callable[[str], None]] = None) -> List[Verdict]:
+    """Runs the tests as ctest would with the build's resource spec, in two steps: first those
+    that need the GPU alone (timing, counters: they hold the `gpu` lock), one process at a
+    time, in their lessons' order: those of one program in one process where their lesson
+    allows it (batches()), each other one in its own; then the GPU tests that share the GPU
+    (correctness, sanitizer runs: one slot each) as many at a time as the GPU has slots (what a
+    test that needs it alone asks for), the CPU tests `jobs` at a time beside them. A test runs
+    only the programs the grading build made (`programs`). `build`: the build folder, whose list
+    of what tests read the sandbox shows them; keep_failing: --keep-failing-output;
+    cpu_recording_points: --cpu-recording-points; apart: --tests-apart (every test in a process
+    of its own); past: each test's seconds the last time this build graded (past_seconds: the
+    order in which the tests that share the GPU start, shared_order()); ready: called with a
+    lesson's label (lessonNN) before the first of its tests runs, returning once its build is
+    done with its tests as ctest lists them now ({name: Planned}; a pipelined build: the tests
+    that need the GPU alone run beside the lessons still building, whose makes need no GPU).
+    Says how long each GPU step took."""
     course = (build or Build(programs.dir)).source_dir
     needs = declared_needs(tests, course)
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
     runner = Runner(sandbox, scratch_root, machine, programs, build, keep_failing, needs,
-                    read_profiles(course) if needs else None, cpu_recording_tests(tests, course),
-                    cpu_recording_points)
+                    read_profiles(course) if needs or (ready and any(t.gpu for t in tests))
+                    else None, cpu_recording_tests(tests, course), cpu_recording_points)
     results: Dict[str, Verdict] = {}
     done = [0]
     lock = threading.Lock()
@@ -876,14 +881,57 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
             if v.status not in (PASSED,):
                 say(f"  {v.status:<17} {v.name}" + (f": {v.detail[:160]}" if v.detail else ""))
 
-    def one(test: Planned) -> None:
-        record(runner.run(test))
+    # A pipelined build's lesson is planned again once it is built: ctest lists no command for
+    # a program that is not there (yet), as when its earlier build was removed.
+    current = {t.name: t for t in tests}
+    refreshed: Dict[str, threading.Lock] = {}
+    fresh_done: set = set()
 
-    alone = [t for t in tests if t.lock]
-    shared = [t for t in tests if not t.lock and t.gpu]
-    cpu = [t for t in tests if not t.lock and not t.gpu]
+    def as_built(test: Planned) -> Planned:
+        parts = split_test_name(test.name)
+        if ready is None or parts is None:
+            return current[test.name]
+        with lock:
+            label_lock = refreshed.setdefault(parts.label, threading.Lock())
+        with label_lock:
+            if parts.label not in fresh_done:
+                again = [t for name, t in (ready(parts.label) or {}).items() if name in current]
+                with lock:
+                    current.update({t.name: t for t in again})
+                    # what the manifests say of them reads their filters: read it again too
+                    runner.needs.update(declared_needs(again, course))
+                    runner.cpu_recording.update(cpu_recording_tests(again, course))
+                    fresh_done.add(parts.label)
+        return current[test.name]
+
+    def one(test: Planned) -> None:
+        record(runner.run(as_built(test)))
+
     slots = max([t.gpu_slots for t in tests], default=1)
     try:
+        start = time.monotonic()
+        alone, lessons = [t for t in tests if t.lock], []
+        for t in alone:
+            parts = split_test_name(t.name)
+            label = parts.label if parts else ""
+            if label not in lessons:
+                lessons.append(label)
+        count = 0
+        for label in lessons:
+            group = [as_built(t) for t in alone
+                     if (split_test_name(t.name).label if split_test_name(t.name) else "") == label]
+            processes = [[t] for t in group] if apart else batches(group, course)
+            count += len(processes)
+            for batch in processes:
+                for v in runner.run_batch(batch):
+                    record(v)
+        if alone and machine.gpu:
+            say(f"  the GPU tests that need it alone: {len(alone)} in {count} "
+                f"processes, {time.monotonic() - start:.0f} s")
+        # Every lesson built (and planned again) before the order of the others is chosen.
+        rest = [as_built(t) for t in tests if not t.lock]
+        shared = [t for t in rest if t.gpu]
+        cpu = [t for t in rest if not t.gpu]
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool, \
                 ThreadPoolExecutor(max_workers=max(1, slots)) as gpu:
             start = time.monotonic()
@@ -894,14 +942,6 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
             if shared and machine.gpu:
                 say(f"  the GPU tests that share it: {len(shared)} in {slots} slots, "
                     f"{time.monotonic() - start:.0f} s")
-            start = time.monotonic()
-            processes = [[t] for t in alone] if apart else batches(alone, course)
-            for batch in processes:
-                for v in runner.run_batch(batch):
-                    record(v)
-            if alone and machine.gpu:
-                say(f"  the GPU tests that need it alone: {len(alone)} in {len(processes)} "
-                    f"processes, {time.monotonic() - start:.0f} s")
             for f in cpu_futures:
                 f.result()
     finally:

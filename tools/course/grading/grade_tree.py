@@ -25,10 +25,10 @@ import fnmatch
 import os
 import json
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from course.model.cli import Parser, run_main, split_list, write_text_atomic
 from course.model.course_model import (CourseError, Lesson, STUDENT_FILE_PATTERN, find_lessons,
@@ -118,9 +118,23 @@ def _judge(job) -> List[str]:
 
 def overlay(student: Path, course: Path, lessons: Optional[List[str]] = None,
             policy: bool = True, hidden_tests: Optional[Path] = None,
-            cache_dir: Optional[Path] = None) -> Overlay:
+            cache_dir: Optional[Path] = None,
+            placed: Optional[Callable[[Lesson], None]] = None) -> Overlay:
     """Copies the student's files onto the course checkout, lesson by lesson, each checked by
-    the policy first; returns what it did."""
+    the policy first; returns what it did. `placed` is called with each lesson as soon as its
+    files are final (the student's, or the starter's and why), in the order the policy's
+    checks end: the grading build starts each lesson's make then."""
+    def place(lesson: Lesson, o: LessonOverlay, starters: Dict[str, bytes],
+              files: Optional[Dict[str, bytes]]) -> None:
+        if files is None or o.refused:
+            o.files = STARTER_REFUSED
+            o.changed = _write(lesson, starters)
+        else:
+            o.taken = sorted(files)
+            o.changed = _write(lesson, dict(starters, **files))
+        if placed is not None:
+            placed(lesson)
+
     if student.resolve() == course.resolve():
         raise CourseError("--student and --course must be two different checkouts")
     if not (student / "lessons").is_dir():
@@ -148,30 +162,36 @@ def overlay(student: Path, course: Path, lessons: Optional[List[str]] = None,
         if not theirs.is_dir():
             o.files = STARTER_MISSING
             o.changed = _write(lesson, starters)
+            if placed is not None:
+                placed(lesson)
             continue
         taken.append((lesson, o, starters, _student_files(theirs, student, lesson, starters, o)))
-    if policy:
-        # The lessons at once, a process each: a check is libclang's parse and Python's walk of
-        # it, and threads would share one Python lock (ctypes hands it over on every call).
-        exercise_policy.library_names(cache_dir)  # made once, before the lessons share it
-        checked = [entry for entry in taken if entry[3] is not None]
-        jobs = [(course, lesson, files, starters, hidden_tests, cache_dir)
-                for lesson, _o, starters, files in checked]
-        workers = max(1, min(len(jobs), os.cpu_count() or 1))
-        if workers == 1:
-            verdicts = [_judge(job) for job in jobs]
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                verdicts = list(pool.map(_judge, jobs))
-        for (_lesson, o, _starters, _files), refused in zip(checked, verdicts):
-            o.refused += refused
-    for lesson, o, starters, files in taken:
-        if files is None or o.refused:
-            o.files = STARTER_REFUSED
-            o.changed = _write(lesson, starters)
-            continue
-        o.taken = sorted(files)
-        o.changed = _write(lesson, dict(starters, **files))
+    if not policy:
+        for entry in taken:
+            place(*entry)
+        return result
+    # The lessons at once, a process each: a check is libclang's parse and Python's walk of it,
+    # and threads would share one Python lock (ctypes hands it over on every call). Each lesson
+    # is placed as soon as its check ends.
+    exercise_policy.library_names(cache_dir)  # made once, before the lessons share it
+    for entry in taken:
+        if entry[3] is None:
+            place(*entry)
+    checked = [entry for entry in taken if entry[3] is not None]
+    jobs = [(course, lesson, files, starters, hidden_tests, cache_dir)
+            for lesson, _o, starters, files in checked]
+    workers = max(1, min(len(jobs), os.cpu_count() or 1))
+    if workers == 1:
+        for entry, job in zip(checked, jobs):
+            entry[1].refused += _judge(job)
+            place(*entry)
+        return result
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(_judge, job): entry for entry, job in zip(checked, jobs)}
+        for future in as_completed(futures):
+            entry = futures[future]
+            entry[1].refused += future.result()
+            place(*entry)
     return result
 
 

@@ -22,12 +22,13 @@ import fnmatch
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, NamedTuple, Optional
+from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from course.model.errors import CourseError
 from course.model.manifest import MANIFEST, Manifest, read_manifest
@@ -353,6 +354,15 @@ def remove_file(path: Path) -> None:
     except OSError as e:
         raise CourseError(f"cannot remove {path}: {e.strerror or e}") from None
 
+@dataclass
+class LessonsApart:
+    """The commands of a pipelined grading build (Build.lessons_apart): those that make what
+    the lessons share, then each lesson's own make ("{jobs}" stands for the number of jobs)."""
+
+    first: List[List[str]]
+    lesson: Dict[str, List[str]]
+
+
 class Build:
     """A configured build folder: where the course's sources are, which lessons it builds, how
     to build a target in it, and what building each lesson gave."""
@@ -476,16 +486,28 @@ class Build:
         capture, the output (stdout and stderr together) is in the result's stdout. Past
         `timeout` seconds the build and every compiler it started are stopped: the result's
         returncode is then None."""
+        commands = self._goals_at_once(target.split(), jobs) or \
+            [["cmake", "--build", str(self.dir), "--target", *target.split(), "-j", str(jobs),
+              *self.keep_going()]]
+        return self._run_commands(commands, capture, timeout)
+
+    def _run_commands(self, commands: List[List[str]], capture: bool,
+                      timeout: Optional[float], nice: int = 0) -> subprocess.CompletedProcess:
+        """Runs the build's commands one after another in the build folder, up to the first
+        that fails, within `timeout` seconds for them all (past it, the command and every
+        compiler it started are stopped: returncode None). `nice`: how much lower than this
+        process's the priority of the commands is (a build beside tests that time the GPU)."""
         env = dict(os.environ)
         for key in ("MAKEFLAGS", "MFLAGS"):  # a parent make's jobserver is not ours
             env.pop(key, None)
         out = subprocess.PIPE if capture else None
-        commands = self._goals_at_once(target.split(), jobs) or \
-            [["cmake", "--build", str(self.dir), "--target", *target.split(), "-j", str(jobs),
-              *self.keep_going()]]
         deadline = None if timeout is None else time.monotonic() + timeout
         printed = ""
+        argv: List[str] = []
+        proc = None
         for argv in commands:
+            if nice and shutil.which("nice"):  # not preexec_fn: builds start from threads
+                argv = ["nice", "-n", str(nice), *argv]
             proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT if capture else None,
                                     text=True, errors="replace", env=env, cwd=str(self.dir),
                                     # its own process group, to stop it whole at the timeout
@@ -505,7 +527,29 @@ class Build:
             printed += stdout or ""
             if proc.returncode != 0:
                 break
-        return subprocess.CompletedProcess(argv, proc.returncode, printed if capture else None)
+        return subprocess.CompletedProcess(argv, proc.returncode if proc else 0,
+                                           printed if capture else None)
+
+    def _makefile2(self) -> Optional[Tuple[str, str]]:
+        """(the make program, the text of CMakeFiles/Makefile2) of a build made by one of CMake's
+        Makefile generators; None for any other build, or where either cannot be read."""
+        make = re.search(r"^CMAKE_MAKE_PROGRAM:[A-Z]+=(.+)$", self._cache(), re.M)
+        if "Makefiles" not in self._generator() or not make:
+            return None
+        try:
+            return make.group(1).strip(), (self.dir / "CMakeFiles" / "Makefile2").read_text(
+                errors="replace")
+        except OSError:
+            return None
+
+    @staticmethod
+    def _goal(graph: str, target: str) -> Optional[str]:
+        """The target's `<dir>/CMakeFiles/<target>.dir/all` goal in Makefile2 (which does not
+        start a make of its own, as the target's plain name there does); None where Makefile2
+        does not name it."""
+        name = re.escape(target)
+        rule = re.search(rf"^{name}: ((?:\S+/)?CMakeFiles/{name}\.dir)/rule$", graph, re.M)
+        return rule.group(1) + "/all" if rule else None
 
     def _goals_at_once(self, targets: List[str], jobs: int) -> Optional[List[List[str]]]:
         """The commands that build several targets with one pool of `jobs`, where `cmake --build`
@@ -517,23 +561,62 @@ class Build:
         one graph, every shared dependency made once, as `make all` does. None for one target,
         where `cmake --build` already builds them together (Ninja), or where Makefile2 does not
         name a target's goal."""
-        make = re.search(r"^CMAKE_MAKE_PROGRAM:[A-Z]+=(.+)$", self._cache(), re.M)
-        if len(targets) < 2 or "Makefiles" not in self._generator() or not make:
+        found = self._makefile2() if len(targets) >= 2 else None
+        if found is None:
             return None
-        try:
-            graph = (self.dir / "CMakeFiles" / "Makefile2").read_text(errors="replace")
-        except OSError:
+        program, graph = found
+        goals = [self._goal(graph, target) for target in targets]
+        if None in goals:
             return None
-        goals = []
-        for target in targets:
-            name = re.escape(target)
-            rule = re.search(rf"^{name}: ((?:\S+/)?CMakeFiles/{name}\.dir)/rule$", graph, re.M)
-            if rule is None:
-                return None
-            goals.append(rule.group(1) + "/all")
-        program = make.group(1).strip()  # run in the build folder, -s as that Makefile does
         return [[program, "-s", "-f", "Makefile", "cmake_check_build_system"],
                 [program, "-s", "-f", "CMakeFiles/Makefile2", "-j", str(jobs), "-k", *goals]]
+
+    def lessons_apart(self, lessons: List[Lesson], also: List[str]) -> Optional[LessonsApart]:
+        """How to build these lessons each in a make of its own, side by side, each as soon as
+        its files are in place (the pipelined grading build): first, in one run, the build
+        system's check, every goal two or more of the lessons need (what they share: the kit,
+        GoogleTest, ...) and the `also` targets; then each lesson's own goal. Once what they
+        share is made, the lessons' makes touch no file in common, so they can run at once.
+        None where the build is not made by a Makefile generator (Ninja's log allows one run at
+        a time), or where Makefile2 does not name a goal."""
+        found = self._makefile2()
+        if found is None:
+            return None
+        program, graph = found
+        needs: Dict[str, List[str]] = {}
+        for m in re.finditer(r"^(\S+/all): (\S+/all)$", graph, re.M):
+            needs.setdefault(m.group(1), []).append(m.group(2))
+
+        def closure(goal: str) -> set:
+            seen, todo = set(), [goal]
+            while todo:
+                g = todo.pop()
+                if g not in seen:
+                    seen.add(g)
+                    todo += needs.get(g, [])
+            return seen
+
+        goals = {lesson.label: self._goal(graph, lesson.label) for lesson in lessons}
+        extra = [self._goal(graph, target) for target in also]
+        if None in goals.values() or None in extra:
+            return None
+        reach = {label: closure(goal) for label, goal in goals.items()}
+        shared = sorted({g for label, seen in reach.items() for g in seen
+                         if any(g in other for o, other in reach.items() if o != label)})
+        first = [[program, "-s", "-f", "Makefile", "cmake_check_build_system"]]
+        if shared or extra:
+            first.append([program, "-s", "-f", "CMakeFiles/Makefile2", "-j", "{jobs}", "-k",
+                          *shared, *extra])
+        return LessonsApart(first, {label: [program, "-s", "-f", "CMakeFiles/Makefile2", "-j",
+                                            "{jobs}", "-k", goal]
+                                    for label, goal in goals.items()})
+
+    def run_apart(self, commands: List[List[str]], jobs: int, timeout: Optional[float] = None,
+                  nice: int = 0) -> subprocess.CompletedProcess:
+        """Runs commands of lessons_apart() with `jobs` jobs (their output in the result's
+        stdout; returncode None past `timeout` seconds, the make stopped whole)."""
+        return self._run_commands([[str(jobs) if a == "{jobs}" else a for a in argv]
+                                   for argv in commands], True, timeout, nice)
 
     def build_lesson(self, lesson: Lesson, jobs: int, timeout: Optional[float] = None,
                      cpu_only: bool = False, fresh: bool = False) -> LessonBuild:

@@ -334,6 +334,71 @@ class SharedOrder(ToolTest):
         self.assertEqual(past_seconds(None), {})
 
 
+class Order(ToolTest):
+    """The steps of the tests: first those that need the GPU alone, lesson after lesson, each
+    lesson's once its build is done (a pipelined build says so: `ready`); then those that share
+    the GPU and the CPU tests, once every lesson they belong to is built."""
+
+    def test_alone_first_each_lesson_once_it_is_built(self):
+        import unittest.mock
+        from course.grading import grade_tests
+        from course.model.course_model import Build
+        source = make_course(self.tmp / "course", {"01_a": None, "02_b": None})
+        build = make_build(self.tmp / "course" / "build" / "grade", source)
+
+        def planned(lesson: str, name: str, alone: bool, gpu: bool = True) -> Planned:
+            return Planned(f"student/{lesson}/{name}", [lesson, "student", "gpu" if gpu else "cpu"],
+                           [f"{lesson}_gpu", f"--gtest_filter={name}"], 60, alone,
+                           4 if alone else int(gpu),
+                           "/", {}, None)
+
+        tests = [planned("lesson01", "A.Shared", False), planned("lesson01", "A.Counters", True),
+                 planned("lesson01", "A.Cpu", False, gpu=False),
+                 planned("lesson02", "B.Counters", True), planned("lesson02", "B.Timing", True),
+                 planned("lesson02", "B.Shared", False)]
+        events, lock = [], __import__("threading").Lock()
+
+        class FakeRunner:
+            def __init__(self, *args, **kwargs):
+                self.needs, self.cpu_recording = {}, set()
+
+            def run(self, test):
+                with lock:
+                    events.append(("run", test.name.split("/")[-1]))
+                return grade_tests.Verdict(test.name, grade_tests.PASSED)
+
+            def run_batch(self, batch):
+                self.commands = [t.command for t in batch]
+                assert all(self.commands), self.commands
+                events.append(("alone", [t.name.split("/")[-1] for t in batch]))
+                return [grade_tests.Verdict(t.name, grade_tests.PASSED) for t in batch]
+
+        # ctest lists no command for a program that is not there yet: lesson 01's is planned
+        # again once it is built.
+        built = {t.name: t for t in tests if "lesson01" in t.name}
+        tests[1] = Planned(**dict(vars(tests[1]), command=[]))
+
+        def ready(label: str) -> dict:
+            with lock:
+                events.append(("ready", label))
+            return built if label == "lesson01" else {}
+
+        machine = grade_tests.Machine(True, "", "H100", True)
+        with unittest.mock.patch.object(grade_tests, "Runner", FakeRunner):
+            verdicts = grade_tests.run_tests(tests, None, machine, 2, None, say=lambda line: None,
+                                             build=Build(build, source), ready=ready)
+        self.assertEqual([v.name for v in verdicts], [t.name for t in tests])
+        # The tests that need the GPU alone first, each lesson's once it is built ...
+        self.assertEqual(events[:4], [("ready", "lesson01"), ("alone", ["A.Counters"]),
+                                      ("ready", "lesson02"), ("alone", ["B.Counters", "B.Timing"])])
+        # ... then the others, each once its lesson is built.
+        rest = events[4:]
+        for name, label in (("A.Shared", "lesson01"), ("A.Cpu", "lesson01"),
+                            ("B.Shared", "lesson02")):
+            self.assertIn(("run", name), rest)
+        self.assertEqual(events.count(("ready", "lesson01")), 1)  # planned again only once
+
+
 @unittest.skipUnless(BOX.isolated, f"no sandbox here: {BOX.reason}")
 class Programs(Runner):
     """A test runs only a program the grading build made, as it made it (its record,

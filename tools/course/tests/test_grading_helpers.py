@@ -174,6 +174,138 @@ class BuildLessons(ToolTest):
                                               "--status", blocker / "status.json"), 2, "cannot write")
 
 
+class PipelinedBuild(ToolTest):
+    """The grading build of a pipelined grading (grade_run.py): what the lessons share made
+    first, in one run; then each lesson in a make of its own as soon as it is started, its
+    programs in the build's record before wait() returns."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.source = make_course(self.tmp / "course", {"01_a": None, "02_b": None, "03_c": None})
+        self.build = make_build(self.tmp / "build", self.source)
+        make = self.bin / "gmake"
+        make.write_text(FAKE_MAKE.format(python=sys.executable))
+        make.chmod(0o755)
+        (self.build / "CMakeCache.txt").write_text(
+            f"CMAKE_GENERATOR:INTERNAL=Unix Makefiles\nCMAKE_MAKE_PROGRAM:FILEPATH={make}\n")
+        (self.build / "CMakeFiles").mkdir()
+        # Every lesson needs the kit (through its program); lesson 03 also a library of its own;
+        # lessons 01 and 02 share a family's library.
+        graph = "".join(f"lesson0{n}: tests/CMakeFiles/lesson0{n}.dir/rule\n" for n in (1, 2, 3))
+        graph += "course-machine-check: tools/CMakeFiles/course-machine-check.dir/rule\n"
+        for n in (1, 2, 3):
+            graph += (f"tests/CMakeFiles/lesson0{n}.dir/all: tests/CMakeFiles/p{n}.dir/all\n"
+                      f"tests/CMakeFiles/p{n}.dir/all: common/CMakeFiles/kit.dir/all\n")
+        graph += ("tests/CMakeFiles/p1.dir/all: families/CMakeFiles/rows.dir/all\n"
+                  "tests/CMakeFiles/p2.dir/all: families/CMakeFiles/rows.dir/all\n"
+                  "tests/CMakeFiles/p3.dir/all: tests/CMakeFiles/own3.dir/all\n"
+                  "common/CMakeFiles/kit.dir/all: _deps/CMakeFiles/gtest.dir/all\n")
+        (self.build / "CMakeFiles" / "Makefile2").write_text(graph)
+        self.env_patch = unittest.mock.patch.dict(os.environ, {"FAKE_LOG": str(self.log)})
+        self.env_patch.start()
+        self.addCleanup(self.env_patch.stop)
+
+    def pipelined(self, timeout=None):
+        from course.grading.build_lessons import PipelinedBuild as Pipelined
+        from course.model.course_model import Build
+        build = Build(self.build, self.source)
+        said = []
+        return Pipelined.of(build, build.lessons(), 3, ["course-machine-check"],
+                            say=lambda *a, **k: said.append(" ".join(a)), timeout=timeout), said
+
+    def test_what_the_lessons_share_first_then_each_lesson_on_its_own(self):
+        from course.grading.build_lessons import Made
+        pipelined, said = self.pipelined()
+        pipelined.prepare()
+        self.assertEqual(self.calls(), [
+            "gmake -s -f Makefile cmake_check_build_system",
+            "gmake -s -f CMakeFiles/Makefile2 -j 3 -k _deps/CMakeFiles/gtest.dir/all "
+            "common/CMakeFiles/kit.dir/all families/CMakeFiles/rows.dir/all "
+            "tools/CMakeFiles/course-machine-check.dir/all"])
+        lessons = {lesson.label: lesson for lesson in pipelined.lessons.values()}
+        # A lesson started waits for release() (the grader's machine check comes first).
+        pipelined.start(lessons["lesson03"])
+        time.sleep(0.5)
+        self.assertEqual(len(self.calls()), 2, self.calls())
+        pipelined.release()
+        # Started in the order their files are placed; each is in the record once wait() returns.
+        for label in ("lesson03", "lesson01"):
+            if label != "lesson03":
+                pipelined.start(lessons[label])
+            pipelined.wait(label)
+            record = Made.read(self.build)
+            self.assertEqual(record.build, pipelined.made.build)
+            self.assertEqual(set(record.lessons[label]),
+                             {str(p) for p in lesson_files(self.build, label[-2:])})
+        self.assertEqual(self.calls()[2:], [
+            "gmake -s -f CMakeFiles/Makefile2 -j 3 -k tests/CMakeFiles/lesson03.dir/all",
+            "gmake -s -f CMakeFiles/Makefile2 -j 3 -k tests/CMakeFiles/lesson01.dir/all"])
+        # A lesson never started (its files never placed) did not build; the status says so.
+        status = pipelined.finish()
+        self.assertEqual({k: v.status for k, v in status.items()},
+                         {"lesson01": "built", "lesson02": "did not build",
+                          "lesson03": "built"})
+        self.assertIn("not placed", status["lesson02"].error)
+        written = json.loads((self.build / "course" / "build-status.json").read_text())["lessons"]
+        self.assertEqual(written["lesson03"]["status"], "built")
+        self.assertEqual(len([s for s in said if ": built (" in s]), 2, said)
+
+    def test_a_lesson_that_does_not_build_keeps_nothing_of_an_earlier_build(self):
+        for number in ("01", "02"):
+            for path in lesson_files(self.build, number):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text("an earlier build's\n")
+        os.environ["FAKE_MAKE_FAIL"] = "tests/CMakeFiles/lesson02.dir/all"
+        pipelined, _ = self.pipelined()
+        self.assertFalse((self.build / "course" / "programs.json").read_text().count("lesson0"))
+        pipelined.prepare()
+        pipelined.release()
+        for lesson in pipelined.lessons.values():
+            pipelined.start(lesson)
+        status = pipelined.finish()
+        self.assertEqual(status["lesson02"].status, "did not build")
+        self.assertIn("Error 1", (self.build / "course" / "build-lesson02.log").read_text())
+        for path in lesson_files(self.build, "02"):
+            self.assertFalse(path.exists(), path)
+        record = json.loads((self.build / "course" / "programs.json").read_text())
+        self.assertEqual(record["lessons"]["lesson02"], {})
+        self.assertEqual(record["lessons"]["lesson01"],
+                         {str(p): file_hash(p) for p in lesson_files(self.build, "01")})
+
+    def test_where_what_they_share_does_not_build_no_lesson_does(self):
+        os.environ["FAKE_MAKE_FAIL"] = "common/CMakeFiles/kit.dir/all"
+        pipelined, _ = self.pipelined()
+        for lesson in pipelined.lessons.values():
+            pipelined.start(lesson)  # each waits for what they share
+        with self.assertRaisesRegex(Exception, "what the lessons share does not build"):
+            pipelined.prepare()
+        status = pipelined.finish()
+        self.assertEqual({s.status for s in status.values()}, {"did not build"})
+        self.assertEqual([c for c in self.calls() if "lesson0" in c], [])
+
+    def test_a_make_that_runs_too_long_is_stopped_and_leaves_nothing(self):
+        make = self.bin / "gmake"
+        make.write_text(FAKE_MAKE.format(python=sys.executable).replace(
+            "made = json", "import time\nif any('lesson01' in a for a in args): time.sleep(30)\n"
+                           "made = json"))
+        pipelined, _ = self.pipelined(timeout=2)
+        pipelined.prepare()
+        pipelined.release()
+        lesson = next(iter(pipelined.lessons.values()))
+        pipelined.start(lesson)
+        status = pipelined.finish()
+        self.assertIn("was stopped", status["lesson01"].error)
+        self.assertTrue(all(not p.exists() for p in lesson_files(self.build, "01")))
+
+    def test_only_a_makefile_build_that_names_every_goal_is_split(self):
+        (self.build / "CMakeCache.txt").write_text("CMAKE_GENERATOR:INTERNAL=Ninja\n")
+        self.assertIsNone(self.pipelined()[0])
+        (self.build / "CMakeCache.txt").write_text(
+            f"CMAKE_GENERATOR:INTERNAL=Unix Makefiles\nCMAKE_MAKE_PROGRAM:FILEPATH=gmake\n")
+        (self.build / "CMakeFiles" / "Makefile2").write_text("lesson01: x/rule\n")
+        self.assertIsNone(self.pipelined()[0])
+
+
 class GradeTree(ToolTest):
     """The overlay's mechanics, on a course of stand-in files (--no-policy: they are not C++;
     the policy itself is test_exercise_policy.py, and with the overlay in run_hostile.py)."""
