@@ -31,6 +31,12 @@ From the folder that holds both checkouts:
      listed "from the CPU recording", they earn points only with --cpu-recording-points;
   6. the grade report: course/build/grade/grade.md and score.json, with what the run can be
      trusted for (sandbox, policy, evidence, machine).
+In a build configured already (each grading after the first in a course copy), the steps
+overlap, and no student code runs any earlier: what the lessons share is made (once, in one
+run) and the machine checked while the policy reads the files; each lesson's make starts as
+soon as its files are placed, beside the others (at a lower priority than the tests); the tests
+that need the GPU alone run first, lesson after lesson, each as soon as its lesson is built;
+then those that share the GPU. --steps-apart takes the steps one after another.
 --build-only stops after step 4 (GitHub Classroom then runs `grade.py lesson NN` per lesson).
 --lessons grades only those lessons (a week's): the others are listed as not graded.
 Exit status: the report's (1 below --pass-mark, 3 with --require-complete where some points were
@@ -253,6 +259,7 @@ def grade_pipelined(args, steps: Steps, student: Path, course: Path, lessons: Li
         begin = time.monotonic()
         try:
             pipelined.prepare()
+            pipelined.release()
             steps.span("what the lessons share", begin, time.monotonic())
             begin = time.monotonic()
             machine_facts(args, build, box, gpu_name, gpu_why, quiet=True)
@@ -260,7 +267,7 @@ def grade_pipelined(args, steps: Steps, student: Path, course: Path, lessons: Li
         except (CourseError, OSError, ValueError, subprocess.SubprocessError) as e:
             machine_done["error"] = e
         finally:
-            pipelined.release()  # the lessons' makes start after the machine check
+            pipelined.release()  # (after a failure too: each lesson then says it did not build)
 
     checking = threading.Thread(target=prepare_and_check, daemon=True)
     checking.start()

@@ -881,8 +881,10 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
             if v.status not in (PASSED,):
                 say(f"  {v.status:<17} {v.name}" + (f": {v.detail[:160]}" if v.detail else ""))
 
-    # A pipelined build's lesson is planned again once it is built: ctest lists no command for
-    # a program that is not there (yet), as when its earlier build was removed.
+    # A pipelined build's lesson is listed again once it is built: ctest lists no command for
+    # a program that is not there (yet), as when its earlier build was removed. Only such a
+    # command is taken from there; the rest of each test stays as first listed, before any
+    # student code ran (and a program still runs only if it is the one this build made).
     current = {t.name: t for t in tests}
     refreshed: Dict[str, threading.Lock] = {}
     fresh_done: set = set()
@@ -895,7 +897,9 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
             label_lock = refreshed.setdefault(parts.label, threading.Lock())
         with label_lock:
             if parts.label not in fresh_done:
-                again = [t for name, t in (ready(parts.label) or {}).items() if name in current]
+                again = [replace(current[name], command=t.command)
+                         for name, t in (ready(parts.label) or {}).items()
+                         if name in current and not current[name].command]
                 with lock:
                     current.update({t.name: t for t in again})
                     # what the manifests say of them reads their filters: read it again too

@@ -368,14 +368,15 @@ class Order(ToolTest):
                 return grade_tests.Verdict(test.name, grade_tests.PASSED)
 
             def run_batch(self, batch):
-                self.commands = [t.command for t in batch]
-                assert all(self.commands), self.commands
+                assert all(t.command and t.timeout == 60 for t in batch), batch
                 events.append(("alone", [t.name.split("/")[-1] for t in batch]))
                 return [grade_tests.Verdict(t.name, grade_tests.PASSED) for t in batch]
 
         # ctest lists no command for a program that is not there yet: lesson 01's is planned
         # again once it is built.
-        built = {t.name: t for t in tests if "lesson01" in t.name}
+        # Only that command is taken from the new list: the rest stays as first listed.
+        built = {t.name: Planned(**dict(vars(t), timeout=999)) for t in tests
+                 if "lesson01" in t.name}
         tests[1] = Planned(**dict(vars(tests[1]), command=[]))
 
         def ready(label: str) -> dict:

@@ -223,16 +223,25 @@ class PipelinedBuild(ToolTest):
             "common/CMakeFiles/kit.dir/all families/CMakeFiles/rows.dir/all "
             "tools/CMakeFiles/course-machine-check.dir/all"])
         lessons = {lesson.label: lesson for lesson in pipelined.lessons.values()}
-        # A lesson started waits for release() (the grader's machine check comes first).
-        pipelined.start(lessons["lesson03"])
-        time.sleep(0.5)
-        self.assertEqual(len(self.calls()), 2, self.calls())
-        pipelined.release()
-        # Started in the order their files are placed; each is in the record once wait() returns.
-        for label in ("lesson03", "lesson01"):
-            if label != "lesson03":
-                pipelined.start(lessons[label])
-            pipelined.wait(label)
+        # A lesson started waits for release() (the grader's, once what they share is made).
+        from course.model.course_model import Build
+        niceness, run_apart = {}, Build.run_apart
+
+        def recorded(build, commands, jobs, timeout=None, nice=0):
+            niceness[commands[0][-1]] = nice
+            return run_apart(build, commands, jobs, timeout, nice)
+
+        with unittest.mock.patch.object(Build, "run_apart", recorded):
+            pipelined.start(lessons["lesson03"])
+            time.sleep(0.5)
+            self.assertEqual(len(self.calls()), 2, self.calls())
+            pipelined.release()
+            # Started in the order their files are placed; each is in the record once wait()
+            # returns.
+            for label in ("lesson03", "lesson01"):
+                if label != "lesson03":
+                    pipelined.start(lessons[label])
+                pipelined.wait(label)
             record = Made.read(self.build)
             self.assertEqual(record.build, pipelined.made.build)
             self.assertEqual(set(record.lessons[label]),
@@ -240,6 +249,9 @@ class PipelinedBuild(ToolTest):
         self.assertEqual(self.calls()[2:], [
             "gmake -s -f CMakeFiles/Makefile2 -j 3 -k tests/CMakeFiles/lesson03.dir/all",
             "gmake -s -f CMakeFiles/Makefile2 -j 3 -k tests/CMakeFiles/lesson01.dir/all"])
+        # At a lower priority than the tests, the first lesson's highest: the tests want it first.
+        self.assertEqual(niceness, {"tests/CMakeFiles/lesson01.dir/all": pipelined.NICE,
+                                    "tests/CMakeFiles/lesson03.dir/all": pipelined.NICE + 2})
         # A lesson never started (its files never placed) did not build; the status says so.
         status = pipelined.finish()
         self.assertEqual({k: v.status for k, v in status.items()},
