@@ -259,7 +259,6 @@ def grade_pipelined(args, steps: Steps, student: Path, course: Path, lessons: Li
         begin = time.monotonic()
         try:
             pipelined.prepare()
-            pipelined.release()
             steps.span("what the lessons share", begin, time.monotonic())
             begin = time.monotonic()
             machine_facts(args, build, box, gpu_name, gpu_why, quiet=True)
@@ -267,7 +266,10 @@ def grade_pipelined(args, steps: Steps, student: Path, course: Path, lessons: Li
         except (CourseError, OSError, ValueError, subprocess.SubprocessError) as e:
             machine_done["error"] = e
         finally:
-            pipelined.release()  # (after a failure too: each lesson then says it did not build)
+            # The lessons' makes start once the machine is checked (on an H100, starting them
+            # before it brought no lesson sooner), and after a failure too, each then to say it
+            # did not build.
+            pipelined.release()
 
     checking = threading.Thread(target=prepare_and_check, daemon=True)
     checking.start()
@@ -288,8 +290,10 @@ def grade_pipelined(args, steps: Steps, student: Path, course: Path, lessons: Li
         raise machine_done["error"]
     say_machine(records)
     begin = time.monotonic()
-    test_and_record(args, build, box, tests, pipelined)
-    pipelined.finish()
+    try:
+        test_and_record(args, build, box, tests, pipelined)
+    finally:
+        pipelined.finish()
     steps.span("the tests", begin, time.monotonic())
     if pipelined.began is not None:
         steps.span("the build", pipelined.began, pipelined.ended or pipelined.began)
@@ -347,8 +351,9 @@ def test_and_record(args, build: Build, box, tests,
     programs = grade_tests.Programs(build.dir,
                                     pipelined.made if pipelined is not None else None)
 
-    def ready(label: str) -> dict:
-        pipelined.wait(label)
+    def ready(label: str, block: bool = True) -> Optional[dict]:
+        if not pipelined.wait(label, block):
+            return None
         return {t.name: t for t in grade_tests.planned_tests(build.dir, "student", [label[-2:]])}
     verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
                                      args.jobs, programs, say=lambda line: print(line, flush=True),

@@ -8,7 +8,9 @@ exit status.
 
 The tests to run are the ones the grader lists itself from the pinned course (ctest's test
 list of the build folder, taken before any student code runs): every test labelled with the
-tree (`student`) of the chosen lessons. Each runs as its command says, in the sandbox
+tree (`student`) of the chosen lessons. (In a pipelined grading, grade_run.py, a lesson's list
+is read again once it is built, for the commands ctest could not give while its programs were
+not there; nothing else of it is taken from there.) Each runs as its command says, in the sandbox
 (sandbox.py), with GoogleTest's report written to a folder of its own that only this run of
 the test can write. A test passes only when
   - its program exited 0 within its time limit, and
@@ -851,7 +853,7 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
               ready: Optional[Callable[[str], None]] = None) -> List[Verdict]:
     """Runs the tests as ctest would with the build's resource spec, in two steps: first those
     that need the GPU alone (timing, counters: they hold the `gpu` lock), one process at a
-    time, in their lessons' order: those of one program in one process where their lesson
+    time, lesson after lesson: those of one program in one process where their lesson
     allows it (batches()), each other one in its own; then the GPU tests that share the GPU
     (correctness, sanitizer runs: one slot each) as many at a time as the GPU has slots (what a
     test that needs it alone asks for), the CPU tests `jobs` at a time beside them. A test runs
@@ -859,11 +861,11 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
     of what tests read the sandbox shows them; keep_failing: --keep-failing-output;
     cpu_recording_points: --cpu-recording-points; apart: --tests-apart (every test in a process
     of its own); past: each test's seconds the last time this build graded (past_seconds: the
-    order in which the tests that share the GPU start, shared_order()); ready: called with a
-    lesson's label (lessonNN) before the first of its tests runs, returning once its build is
-    done with its tests as ctest lists them now ({name: Planned}; a pipelined build: the tests
-    that need the GPU alone run beside the lessons still building, whose makes need no GPU).
-    Says how long each GPU step took."""
+    order in which the tests that share the GPU start, shared_order()); ready: for a pipelined
+    build, ready(lessonNN, block) gives the lesson's tests as ctest lists them once its build is
+    done ({name: Planned}; with block, it waits for that; without, None while it is not done):
+    the tests that need the GPU alone run beside the lessons still building (whose makes need
+    no GPU), the first lesson built first. Says how long each GPU step took."""
     course = (build or Build(programs.dir)).source_dir
     needs = declared_needs(tests, course)
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
@@ -889,23 +891,34 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
     refreshed: Dict[str, threading.Lock] = {}
     fresh_done: set = set()
 
-    def as_built(test: Planned) -> Planned:
-        parts = split_test_name(test.name)
-        if ready is None or parts is None:
-            return current[test.name]
+    def lesson_built(label: str, block: bool = True) -> bool:
+        """Whether the lesson is built, its tests listed again (with block: once it is)."""
+        if ready is None or not label:
+            return True
         with lock:
-            label_lock = refreshed.setdefault(parts.label, threading.Lock())
+            label_lock = refreshed.setdefault(label, threading.Lock())
         with label_lock:
-            if parts.label not in fresh_done:
-                again = [replace(current[name], command=t.command)
-                         for name, t in (ready(parts.label) or {}).items()
-                         if name in current and not current[name].command]
-                with lock:
-                    current.update({t.name: t for t in again})
-                    # what the manifests say of them reads their filters: read it again too
-                    runner.needs.update(declared_needs(again, course))
-                    runner.cpu_recording.update(cpu_recording_tests(again, course))
-                    fresh_done.add(parts.label)
+            if label in fresh_done:
+                return True
+            listed = ready(label, block)
+            if listed is None:
+                return False
+            again = [replace(current[name], command=t.command) for name, t in listed.items()
+                     if name in current and not current[name].command]
+            with lock:
+                current.update({t.name: t for t in again})
+                # what the manifests say of them reads their filters: read it again too
+                runner.needs.update(declared_needs(again, course))
+                runner.cpu_recording.update(cpu_recording_tests(again, course))
+                fresh_done.add(label)
+            return True
+
+    def label_of(test: Planned) -> str:
+        parts = split_test_name(test.name)
+        return parts.label if parts else ""
+
+    def as_built(test: Planned) -> Planned:
+        lesson_built(label_of(test))
         return current[test.name]
 
     def one(test: Planned) -> None:
@@ -914,16 +927,16 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
     slots = max([t.gpu_slots for t in tests], default=1)
     try:
         start = time.monotonic()
-        alone, lessons = [t for t in tests if t.lock], []
+        alone, remaining = [t for t in tests if t.lock], []
         for t in alone:
-            parts = split_test_name(t.name)
-            label = parts.label if parts else ""
-            if label not in lessons:
-                lessons.append(label)
+            if label_of(t) not in remaining:
+                remaining.append(label_of(t))
         count = 0
-        for label in lessons:
-            group = [as_built(t) for t in alone
-                     if (split_test_name(t.name).label if split_test_name(t.name) else "") == label]
+        while remaining:
+            # the first lesson in order that is built, else the first (waiting for it)
+            label = next((l for l in remaining if lesson_built(l, block=False)), remaining[0])
+            remaining.remove(label)
+            group = [as_built(t) for t in alone if label_of(t) == label]
             processes = [[t] for t in group] if apart else batches(group, course)
             count += len(processes)
             for batch in processes:

@@ -336,8 +336,8 @@ class SharedOrder(ToolTest):
 
 class Order(ToolTest):
     """The steps of the tests: first those that need the GPU alone, lesson after lesson, each
-    lesson's once its build is done (a pipelined build says so: `ready`); then those that share
-    the GPU and the CPU tests, once every lesson they belong to is built."""
+    lesson's once its build is done (a pipelined build says so: `ready`), the first built
+    first; then those that share the GPU and the CPU tests, once every lesson is built."""
 
     def test_alone_first_each_lesson_once_it_is_built(self):
         import unittest.mock
@@ -370,6 +370,8 @@ class Order(ToolTest):
             def run_batch(self, batch):
                 assert all(t.command and t.timeout == 60 for t in batch), batch
                 events.append(("alone", [t.name.split("/")[-1] for t in batch]))
+                if "lesson02" in batch[0].name:
+                    second_ran.set()
                 return [grade_tests.Verdict(t.name, grade_tests.PASSED) for t in batch]
 
         # ctest lists no command for a program that is not there yet: lesson 01's is planned
@@ -379,7 +381,14 @@ class Order(ToolTest):
                  if "lesson01" in t.name}
         tests[1] = Planned(**dict(vars(tests[1]), command=[]))
 
-        def ready(label: str) -> dict:
+        # Lesson 02 is built first: its tests run first.
+        second_ran = __import__("threading").Event()
+
+        def ready(label: str, block: bool = True):
+            if label == "lesson01":
+                if not block and not second_ran.is_set():
+                    return None
+                self.assertTrue(second_ran.wait(10), "waited for lesson 01 before running 02")
             with lock:
                 events.append(("ready", label))
             return built if label == "lesson01" else {}
@@ -389,9 +398,10 @@ class Order(ToolTest):
             verdicts = grade_tests.run_tests(tests, None, machine, 2, None, say=lambda line: None,
                                              build=Build(build, source), ready=ready)
         self.assertEqual([v.name for v in verdicts], [t.name for t in tests])
-        # The tests that need the GPU alone first, each lesson's once it is built ...
-        self.assertEqual(events[:4], [("ready", "lesson01"), ("alone", ["A.Counters"]),
-                                      ("ready", "lesson02"), ("alone", ["B.Counters", "B.Timing"])])
+        # The tests that need the GPU alone first, each lesson's once it is built, the first
+        # built first ...
+        self.assertEqual(events[:4], [("ready", "lesson02"), ("alone", ["B.Counters", "B.Timing"]),
+                                      ("ready", "lesson01"), ("alone", ["A.Counters"])])
         # ... then the others, each once its lesson is built.
         rest = events[4:]
         for name, label in (("A.Shared", "lesson01"), ("A.Cpu", "lesson01"),

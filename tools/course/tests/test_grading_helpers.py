@@ -249,9 +249,12 @@ class PipelinedBuild(ToolTest):
         self.assertEqual(self.calls()[2:], [
             "gmake -s -f CMakeFiles/Makefile2 -j 3 -k tests/CMakeFiles/lesson03.dir/all",
             "gmake -s -f CMakeFiles/Makefile2 -j 3 -k tests/CMakeFiles/lesson01.dir/all"])
-        # At a lower priority than the tests, the first lesson's highest: the tests want it first.
+        # At a lower priority than the tests beside them.
         self.assertEqual(niceness, {"tests/CMakeFiles/lesson01.dir/all": pipelined.NICE,
-                                    "tests/CMakeFiles/lesson03.dir/all": pipelined.NICE + 2})
+                                    "tests/CMakeFiles/lesson03.dir/all": pipelined.NICE})
+        self.assertGreater(pipelined.NICE, 0)
+        self.assertTrue(pipelined.wait("lesson01", block=False))
+        self.assertFalse(pipelined.wait("lesson02", block=False))  # never started
         # A lesson never started (its files never placed) did not build; the status says so.
         status = pipelined.finish()
         self.assertEqual({k: v.status for k, v in status.items()},
