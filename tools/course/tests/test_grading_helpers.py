@@ -39,6 +39,16 @@ for goal in args:
 '''
 
 
+def with_fake_make(bin_dir, build) -> None:
+    """Makes `build` a Makefile build whose make program is the stand-in (FAKE_MAKE)."""
+    make = bin_dir / "gmake"
+    make.write_text(FAKE_MAKE.format(python=sys.executable))
+    make.chmod(0o755)
+    (build / "CMakeCache.txt").write_text(
+        f"CMAKE_GENERATOR:INTERNAL=Unix Makefiles\nCMAKE_MAKE_PROGRAM:FILEPATH={make}\n")
+    (build / "CMakeFiles").mkdir()
+
+
 class BuildLessons(ToolTest):
     def setUp(self) -> None:
         super().setUp()
@@ -73,12 +83,7 @@ class BuildLessons(ToolTest):
         # CMake's top-level Makefile builds several targets one after another (.NOTPARALLEL):
         # the lessons are made in one run on CMakeFiles/Makefile2, after the build system's
         # check that Makefile runs first.
-        make = self.bin / "gmake"
-        make.write_text(FAKE_MAKE.format(python=sys.executable))
-        make.chmod(0o755)
-        (self.build / "CMakeCache.txt").write_text(
-            f"CMAKE_GENERATOR:INTERNAL=Unix Makefiles\nCMAKE_MAKE_PROGRAM:FILEPATH={make}\n")
-        (self.build / "CMakeFiles").mkdir()
+        with_fake_make(self.bin, self.build)
         # (a target of the top folder has no folder before CMakeFiles/)
         (self.build / "CMakeFiles" / "Makefile2").write_text("".join(
             f"lesson0{n}: tests/CMakeFiles/lesson0{n}.dir/rule\n" for n in (1, 2)) +
@@ -183,12 +188,7 @@ class PipelinedBuild(ToolTest):
         super().setUp()
         self.source = make_course(self.tmp / "course", {"01_a": None, "02_b": None, "03_c": None})
         self.build = make_build(self.tmp / "build", self.source)
-        make = self.bin / "gmake"
-        make.write_text(FAKE_MAKE.format(python=sys.executable))
-        make.chmod(0o755)
-        (self.build / "CMakeCache.txt").write_text(
-            f"CMAKE_GENERATOR:INTERNAL=Unix Makefiles\nCMAKE_MAKE_PROGRAM:FILEPATH={make}\n")
-        (self.build / "CMakeFiles").mkdir()
+        with_fake_make(self.bin, self.build)
         # Every lesson needs the kit (through its program); lesson 03 also a library of its own;
         # lessons 01 and 02 share a family's library.
         graph = "".join(f"lesson0{n}: tests/CMakeFiles/lesson0{n}.dir/rule\n" for n in (1, 2, 3))
@@ -316,7 +316,7 @@ class PipelinedBuild(ToolTest):
         (self.build / "CMakeCache.txt").write_text("CMAKE_GENERATOR:INTERNAL=Ninja\n")
         self.assertIsNone(self.pipelined()[0])
         (self.build / "CMakeCache.txt").write_text(
-            f"CMAKE_GENERATOR:INTERNAL=Unix Makefiles\nCMAKE_MAKE_PROGRAM:FILEPATH=gmake\n")
+            "CMAKE_GENERATOR:INTERNAL=Unix Makefiles\nCMAKE_MAKE_PROGRAM:FILEPATH=gmake\n")
         (self.build / "CMakeFiles" / "Makefile2").write_text("lesson01: x/rule\n")
         self.assertIsNone(self.pipelined()[0])
 
