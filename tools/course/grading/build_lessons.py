@@ -33,7 +33,7 @@ from typing import Callable, Dict, List, Optional
 from course.model.cli import Parser, jobs_option, run_main, split_list, write_text_atomic
 from course.model.course_model import (BUILT, DID_NOT_BUILD, Build, CourseError, Lesson,
                                        LessonBuild, LessonsApart, build_status_json, first_error,
-                                       lesson_by_number, remove_file)
+                                       lesson_by_number, remove_file, stop_processes)
 from course.model.trust import PROGRAMS_RECORD, file_hash
 
 PROG = "build_lessons"
@@ -119,6 +119,8 @@ class PipelinedBuild:
         self._threads: List[threading.Thread] = []
         self._prepared = threading.Event()
         self._prepare_error = ""
+        self._running: List = []  # the makes' processes, for stop()
+        self._stopped = False
         self._lock = threading.Lock()
         self._start = time.monotonic()
         remove_file(self.build.state_dir / PROGRAMS_RECORD)
@@ -167,12 +169,14 @@ class PipelinedBuild:
             if self._prepare_error:
                 result = LessonBuild(DID_NOT_BUILD, f"what the lessons share does not build: "
                                                     f"{self._prepare_error}")
+            elif self._stopped:
+                result = LessonBuild(DID_NOT_BUILD, "not built: the grading stopped")
             else:
                 self.build.remove_lesson_files([lesson])
                 with self._lock:
                     self.began = self.began or time.monotonic()
                 proc = self.build.run_apart([self.plan.lesson[lesson.label]], self.jobs,
-                                            self.timeout, nice=self.NICE)
+                                            self.timeout, nice=self.NICE, started=self._running)
                 with self._lock:
                     self.ended = time.monotonic()
                 log.write_text(proc.stdout or "")
@@ -196,6 +200,11 @@ class PipelinedBuild:
         except (CourseError, OSError) as e:
             with self._lock:
                 self.status[lesson.label] = LessonBuild(DID_NOT_BUILD, str(e))
+        except Exception as e:  # a fault of the grader's: said, never taken for a build
+            with self._lock:
+                self.status[lesson.label] = LessonBuild(DID_NOT_BUILD,
+                                                        f"the grader's build failed: {e!r}")
+            raise
         finally:
             self._done[lesson.label].set()
 
@@ -205,6 +214,13 @@ class PipelinedBuild:
         if label in self._done:
             return self._done[label].wait(None if block else 0)
         return True
+
+    def stop(self) -> None:
+        """Stops every make still running, and any not started yet from starting (a grading
+        that ends early: an error, Ctrl-C); finish() then waits for no build."""
+        self._stopped = True
+        self.release()
+        stop_processes(list(self._running))
 
     def finish(self, status_path: Optional[Path] = None) -> Dict[str, LessonBuild]:
         """Waits for every lesson started, writes the build status (and the record once more),

@@ -281,17 +281,22 @@ def grade_pipelined(args, steps: Steps, student: Path, course: Path, lessons: Li
         steps.span("the tree and the policy", begin, time.monotonic())
         tests = grade_tests.planned_tests(build.dir, "student", lessons)
     except BaseException:
+        pipelined.stop()  # no make of a lesson outlives the grading
         checking.join()
-        pipelined.finish()  # no make of a lesson outlives the grading
+        pipelined.finish()
         raise
     checking.join()
     if "error" in machine_done:
+        pipelined.stop()
         pipelined.finish()
         raise machine_done["error"]
     say_machine(records)
     begin = time.monotonic()
     try:
         test_and_record(args, build, box, tests, pipelined)
+    except BaseException:
+        pipelined.stop()
+        raise
     finally:
         pipelined.finish()
     steps.span("the tests", begin, time.monotonic())

@@ -492,11 +492,15 @@ class Build:
         return self._run_commands(commands, capture, timeout)
 
     def _run_commands(self, commands: List[List[str]], capture: bool,
-                      timeout: Optional[float], nice: int = 0) -> subprocess.CompletedProcess:
+                      timeout: Optional[float], nice: int = 0,
+                      started: Optional[List[subprocess.Popen]] = None
+                      ) -> subprocess.CompletedProcess:
         """Runs the build's commands one after another in the build folder, up to the first
         that fails, within `timeout` seconds for them all (past it, the command and every
         compiler it started are stopped: returncode None). `nice`: how much lower than this
-        process's the priority of the commands is (a build beside tests that time the GPU)."""
+        process's the priority of the commands is (a build beside tests that time the GPU);
+        `started`: where each command's process is listed as it starts (to stop it from
+        elsewhere: stop_processes)."""
         env = dict(os.environ)
         for key in ("MAKEFLAGS", "MFLAGS"):  # a parent make's jobserver is not ours
             env.pop(key, None)
@@ -514,6 +518,8 @@ class Build:
                                     # (without one, Ctrl-C at the terminal reaches the build as
                                     # it should)
                                     start_new_session=timeout is not None)
+            if started is not None:
+                started.append(proc)
             try:
                 stdout, _ = proc.communicate(
                     timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
@@ -612,11 +618,13 @@ class Build:
                                     for label, goal in goals.items()})
 
     def run_apart(self, commands: List[List[str]], jobs: int, timeout: Optional[float] = None,
-                  nice: int = 0) -> subprocess.CompletedProcess:
+                  nice: int = 0, started: Optional[List[subprocess.Popen]] = None
+                  ) -> subprocess.CompletedProcess:
         """Runs commands of lessons_apart() with `jobs` jobs (their output in the result's
-        stdout; returncode None past `timeout` seconds, the make stopped whole)."""
+        stdout; returncode None past `timeout` seconds, the make stopped whole; `started`: as
+        _run_commands)."""
         return self._run_commands([[str(jobs) if a == "{jobs}" else a for a in argv]
-                                   for argv in commands], True, timeout, nice)
+                                   for argv in commands], True, timeout, nice, started)
 
     def build_lesson(self, lesson: Lesson, jobs: int, timeout: Optional[float] = None,
                      cpu_only: bool = False, fresh: bool = False) -> LessonBuild:
@@ -688,6 +696,20 @@ class Build:
             say(result.status + (f": {result.error}" if result.failed else ""), flush=True)
             status[lesson.label] = result
         return status
+
+
+def stop_processes(processes: List[subprocess.Popen]) -> None:
+    """Stops each of these build processes still running, with what it started (its process
+    group, where it has one of its own)."""
+    for proc in processes:
+        if proc.poll() is None:
+            try:
+                if os.getpgid(proc.pid) == proc.pid:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                else:
+                    proc.kill()
+            except OSError:
+                pass
 
 
 def read_build_status(path: Path) -> Dict[str, LessonBuild]:

@@ -227,9 +227,9 @@ class PipelinedBuild(ToolTest):
         from course.model.course_model import Build
         niceness, run_apart = {}, Build.run_apart
 
-        def recorded(build, commands, jobs, timeout=None, nice=0):
+        def recorded(build, commands, jobs, timeout=None, nice=0, started=None):
             niceness[commands[0][-1]] = nice
-            return run_apart(build, commands, jobs, timeout, nice)
+            return run_apart(build, commands, jobs, timeout, nice, started)
 
         with unittest.mock.patch.object(Build, "run_apart", recorded):
             pipelined.start(lessons["lesson03"])
@@ -311,6 +311,27 @@ class PipelinedBuild(ToolTest):
         status = pipelined.finish()
         self.assertIn("was stopped", status["lesson01"].error)
         self.assertTrue(all(not p.exists() for p in lesson_files(self.build, "01")))
+
+    def test_a_grading_that_ends_early_stops_every_make(self):
+        make = self.bin / "gmake"
+        make.write_text(FAKE_MAKE.format(python=sys.executable).replace(
+            "made = json", "import time\nif any('lesson01' in a for a in args): time.sleep(60)\n"
+                           "made = json"))
+        for timeout in (None, 600):  # (with a timeout, the make has a process group of its own)
+            pipelined, _ = self.pipelined(timeout=timeout)
+            pipelined.prepare()
+            pipelined.release()
+            lessons = list(pipelined.lessons.values())
+            pipelined.start(lessons[0])
+            time.sleep(1)
+            begin = time.monotonic()
+            pipelined.stop()
+            pipelined.start(lessons[1])  # too late: it does not start
+            status = pipelined.finish()
+            self.assertLess(time.monotonic() - begin, 10)
+            self.assertEqual(status["lesson01"].status, "did not build")
+            self.assertIn("the grading stopped", status["lesson02"].error)
+            self.assertFalse(any("lesson02" in c for c in self.calls()))
 
     def test_only_a_makefile_build_that_names_every_goal_is_split(self):
         (self.build / "CMakeCache.txt").write_text("CMAKE_GENERATOR:INTERNAL=Ninja\n")
