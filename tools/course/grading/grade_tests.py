@@ -10,9 +10,9 @@ The tests to run are the ones the grader lists itself from the pinned course (ct
 list of the build folder, taken before any student code runs): every test labelled with the
 tree (`student`) of the chosen lessons. (In a pipelined grading, grade_run.py, a lesson's list
 is read again once it is built, for the commands ctest could not give while its programs were
-not there; nothing else of it is taken from there.) Each runs as its command says, in the sandbox
-(sandbox.py), with GoogleTest's report written to a folder of its own that only this run of
-the test can write. A test passes only when
+not there; nothing else of it is taken from there.) Each runs as its command says, in the
+sandbox (sandbox.py), with GoogleTest's report written to a folder of its own that only this
+run of the test can write. A test passes only when
   - its program exited 0 within its time limit, and
   - GoogleTest's own report lists it, and only it, as started, run and passed (no failure, no
     skip), and
@@ -850,7 +850,8 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
               programs: Programs, say=print, build: Optional[Build] = None,
               keep_failing: bool = False, cpu_recording_points: bool = False,
               apart: bool = False, past: Optional[Dict[str, float]] = None,
-              ready: Optional[Callable[[str], None]] = None) -> List[Verdict]:
+              ready: Optional[Callable[[str, bool], Optional[Dict[str, "Planned"]]]] = None
+              ) -> List[Verdict]:
     """Runs the tests as ctest would with the build's resource spec, in two steps: first those
     that need the GPU alone (timing, counters: they hold the `gpu` lock), one process at a
     time, lesson after lesson: those of one program in one process where their lesson
@@ -945,7 +946,7 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
         if alone and machine.gpu:
             say(f"  the GPU tests that need it alone: {len(alone)} in {count} "
                 f"processes, {time.monotonic() - start:.0f} s")
-        # Every lesson built (and planned again) before the order of the others is chosen.
+        # Every lesson built (and listed again) before the order of the others is chosen.
         rest = [as_built(t) for t in tests if not t.lock]
         shared = [t for t in rest if t.gpu]
         cpu = [t for t in rest if not t.gpu]
