@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional
 
 from course.model.cli import Parser, jobs_option, run_main, split_list, write_text_atomic
-from course.model.course_model import (BUILT, DID_NOT_BUILD, Build, CourseError, Lesson,
+from course.model.course_model import (DID_NOT_BUILD, Build, CourseError, Lesson,
                                        LessonBuild, LessonsApart, build_status_json, first_error,
                                        lesson_by_number, remove_file, stop_processes)
 from course.model.trust import PROGRAMS_RECORD, file_hash
@@ -46,6 +46,16 @@ class Made:
 
     build: str
     lessons: Dict[str, Dict[str, str]]  # lessonNN -> {path: sha256}
+
+    @classmethod
+    def new(cls) -> "Made":
+        """The record of a new grading build: an id of its own, no lesson yet."""
+        return cls(f"{time.strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(4)}", {})
+
+    @staticmethod
+    def files(build: Build, lesson: Lesson) -> Dict[str, str]:
+        """The lesson's files the build made, with their sha256 (what the record keeps)."""
+        return {str(p): file_hash(p) for p in build.lesson_files(lesson) if p.is_file()}
 
     def sha256(self, path: Path) -> Optional[str]:
         """The sha256 this build recorded for the file, None for a file it did not make."""
@@ -79,11 +89,10 @@ def grading_build(build: Build, lessons: List[Lesson], jobs: int,
     of an earlier build is removed before anything is built."""
     record = build.state_dir / PROGRAMS_RECORD
     remove_file(record)
-    made = Made(f"{time.strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(4)}", {})
+    made = Made.new()
     status = build.build_lessons(lessons, jobs, say=say, timeout=timeout, fresh=True)
     for lesson in lessons:
-        made.lessons[lesson.label] = {str(p): file_hash(p) for p in build.lesson_files(lesson)
-                                      if p.is_file()}
+        made.lessons[lesson.label] = Made.files(build, lesson)
     write_text_atomic(status_path or build.status_path, build_status_json(status))
     write_text_atomic(record, made.as_json())
     return status
@@ -107,11 +116,11 @@ class PipelinedBuild:
     #: them.)
     NICE = 10
 
-    def __init__(self, build: Build, lessons: List[Lesson], plan: LessonsApart, jobs: int,
+    def __init__(self, build: Build, lessons: List[Lesson], plan: LessonsApart,
                  say: Callable[..., None] = print, timeout: Optional[float] = None):
-        self.build, self.plan, self.jobs, self.say, self.timeout = build, plan, jobs, say, timeout
+        self.build, self.plan, self.say, self.timeout = build, plan, say, timeout
         self.lessons = {lesson.label: lesson for lesson in lessons}
-        self.made = Made(f"{time.strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(4)}", {})
+        self.made = Made.new()
         self.status: Dict[str, LessonBuild] = {}
         self.began: Optional[float] = None  # when the first lesson's make started
         self.ended: Optional[float] = None  # when the last one ended
@@ -132,8 +141,8 @@ class PipelinedBuild:
            timeout: Optional[float] = None) -> Optional["PipelinedBuild"]:
         """The pipelined build of these lessons (and, made first with what they share, the
         `also` targets), None where the build cannot be split (Build.lessons_apart)."""
-        plan = build.lessons_apart(lessons, also)
-        return None if plan is None else cls(build, lessons, plan, jobs, say, timeout)
+        plan = build.lessons_apart(lessons, also, jobs)
+        return None if plan is None else cls(build, lessons, plan, say, timeout)
 
     def _write_record(self) -> None:
         with self._lock:
@@ -143,7 +152,7 @@ class PipelinedBuild:
         """Checks the build system and makes what the lessons share (raises CourseError when
         that does not build: then no lesson does). The lessons' makes wait for release() (a
         failure here releases them at once, each to say it did not build)."""
-        proc = self.build.run_apart(self.plan.first, self.jobs, self.timeout)
+        proc = self.build.run_apart(self.plan.first, self.timeout)
         if proc.returncode != 0:
             self._prepare_error = first_error(proc.stdout or "") if proc.returncode \
                 is not None else f"it took longer than {self.timeout:.0f} s"
@@ -165,7 +174,6 @@ class PipelinedBuild:
     def _build(self, lesson: Lesson) -> None:
         try:
             self._prepared.wait()
-            log = self.build.state_dir / f"build-{lesson.label}.log"
             if self._prepare_error:
                 result = LessonBuild(DID_NOT_BUILD, f"what the lessons share does not build: "
                                                     f"{self._prepare_error}")
@@ -175,21 +183,12 @@ class PipelinedBuild:
                 self.build.remove_lesson_files([lesson])
                 with self._lock:
                     self.began = self.began or time.monotonic()
-                proc = self.build.run_apart([self.plan.lesson[lesson.label]], self.jobs,
-                                            self.timeout, nice=self.NICE, started=self._running)
+                proc = self.build.run_apart([self.plan.lesson[lesson.label]], self.timeout,
+                                            nice=self.NICE, started=self._running)
                 with self._lock:
                     self.ended = time.monotonic()
-                log.write_text(proc.stdout or "")
-                if proc.returncode is None:
-                    self.build.remove_lesson_files([lesson])  # a stopped make may leave a file
-                    result = LessonBuild(DID_NOT_BUILD, f"the build took longer than "
-                                                        f"{self.timeout:.0f} s and was stopped",
-                                         str(log))
-                elif proc.returncode == 0:
-                    result = LessonBuild(BUILT, log=str(log))
-                else:
-                    result = LessonBuild(DID_NOT_BUILD, first_error(proc.stdout or ""), str(log))
-            files = {str(p): file_hash(p) for p in self.build.lesson_files(lesson) if p.is_file()}
+                result = self.build.lesson_outcome(lesson, proc, self.timeout, fresh=True)
+            files = Made.files(self.build, lesson)
             with self._lock:
                 self.made.lessons[lesson.label] = files
                 self.status[lesson.label] = result

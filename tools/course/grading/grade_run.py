@@ -273,11 +273,11 @@ def grade_pipelined(args, steps: Steps, student: Path, course: Path, lessons: Li
 
     checking = threading.Thread(target=prepare_and_check, daemon=True)
     checking.start()
-    chosen = {lesson.label for lesson in pipelined.lessons.values()}
     begin = time.monotonic()
     try:
         place_tree(args, student, course, lessons, hidden, records,
-                   lambda lesson: pipelined.start(lesson) if lesson.label in chosen else None)
+                   lambda lesson: pipelined.start(lesson) if lesson.label in pipelined.lessons
+                   else None)
         steps.span("the tree and the policy", begin, time.monotonic())
         tests = grade_tests.planned_tests(build.dir, "student", lessons)
     except BaseException:

@@ -871,8 +871,8 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
     needs = declared_needs(tests, course)
     scratch_root = Path(tempfile.mkdtemp(prefix="course-grade-"))
     runner = Runner(sandbox, scratch_root, machine, programs, build, keep_failing, needs,
-                    read_profiles(course) if needs or (ready and any(t.gpu for t in tests))
-                    else None, cpu_recording_tests(tests, course), cpu_recording_points)
+                    read_profiles(course) if needs else None, cpu_recording_tests(tests, course),
+                    cpu_recording_points)
     results: Dict[str, Verdict] = {}
     done = [0]
     lock = threading.Lock()

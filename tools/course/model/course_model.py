@@ -357,7 +357,7 @@ def remove_file(path: Path) -> None:
 @dataclass
 class LessonsApart:
     """The commands of a pipelined grading build (Build.lessons_apart): those that make what
-    the lessons share, then each lesson's own make ("{jobs}" stands for the number of jobs)."""
+    the lessons share, then each lesson's own make."""
 
     first: List[List[str]]
     lesson: Dict[str, List[str]]
@@ -574,16 +574,27 @@ class Build:
         goals = [self._goal(graph, target) for target in targets]
         if None in goals:
             return None
-        return [[program, "-s", "-f", "Makefile", "cmake_check_build_system"],
-                [program, "-s", "-f", "CMakeFiles/Makefile2", "-j", str(jobs), "-k", *goals]]
+        return [self._check_command(program), self._make_command(program, jobs, goals)]
 
-    def lessons_apart(self, lessons: List[Lesson], also: List[str]) -> Optional[LessonsApart]:
+    @staticmethod
+    def _check_command(program: str) -> List[str]:
+        """The make program's check of the build system, as the top-level Makefile runs it
+        first (run in the build folder, -s as that Makefile does)."""
+        return [program, "-s", "-f", "Makefile", "cmake_check_build_system"]
+
+    @staticmethod
+    def _make_command(program: str, jobs: int, goals: List[str]) -> List[str]:
+        """One run of the make program on Makefile2's goals, with `jobs` jobs, keeping going."""
+        return [program, "-s", "-f", "CMakeFiles/Makefile2", "-j", str(jobs), "-k", *goals]
+
+    def lessons_apart(self, lessons: List[Lesson], also: List[str],
+                      jobs: int) -> Optional[LessonsApart]:
         """How to build these lessons each in a make of its own, side by side, each as soon as
         its files are in place (the pipelined grading build): first, in one run, the build
         system's check, every goal two or more of the lessons need (what they share: the kit,
         GoogleTest, ...) and the `also` targets; then each lesson's own goal. Once what they
         share is made, the lessons' makes touch no file in common, so they can run at once.
-        None where the build is not made by a Makefile generator (Ninja's log allows one run at
+        Each make runs `jobs` jobs. None where the build is not made by a Makefile generator (Ninja's log allows one run at
         a time), or where Makefile2 does not name a goal."""
         found = self._makefile2()
         if found is None:
@@ -609,31 +620,34 @@ class Build:
         reach = {label: closure(goal) for label, goal in goals.items()}
         shared = sorted({g for label, seen in reach.items() for g in seen
                          if any(g in other for o, other in reach.items() if o != label)})
-        first = [[program, "-s", "-f", "Makefile", "cmake_check_build_system"]]
+        first = [self._check_command(program)]
         if shared or extra:
-            first.append([program, "-s", "-f", "CMakeFiles/Makefile2", "-j", "{jobs}", "-k",
-                          *shared, *extra])
-        return LessonsApart(first, {label: [program, "-s", "-f", "CMakeFiles/Makefile2", "-j",
-                                            "{jobs}", "-k", goal]
+            first.append(self._make_command(program, jobs, [*shared, *extra]))
+        return LessonsApart(first, {label: self._make_command(program, jobs, [goal])
                                     for label, goal in goals.items()})
 
-    def run_apart(self, commands: List[List[str]], jobs: int, timeout: Optional[float] = None,
+    def run_apart(self, commands: List[List[str]], timeout: Optional[float] = None,
                   nice: int = 0, started: Optional[List[subprocess.Popen]] = None
                   ) -> subprocess.CompletedProcess:
-        """Runs commands of lessons_apart() with `jobs` jobs (their output in the result's
-        stdout; returncode None past `timeout` seconds, the make stopped whole; `started`: as
-        _run_commands)."""
-        return self._run_commands([[str(jobs) if a == "{jobs}" else a for a in argv]
-                                   for argv in commands], True, timeout, nice, started)
+        """Runs commands of lessons_apart() (their output in the result's stdout; returncode
+        None past `timeout` seconds, the make stopped whole; `started`: as _run_commands)."""
+        return self._run_commands(commands, True, timeout, nice, started)
 
     def build_lesson(self, lesson: Lesson, jobs: int, timeout: Optional[float] = None,
                      cpu_only: bool = False, fresh: bool = False) -> LessonBuild:
         """Builds the lesson's target (cpu_only: its CPU test programs) on its own; its log goes
         to <build>/course/build-lessonNN.log. A build that takes longer than `timeout` seconds
         did not build (fresh: what it made is removed, as build_lessons says)."""
-        log_path = self.state_dir / f"build-{lesson.label}.log"
         target = lesson.cpu_target if cpu_only else lesson.label
         proc = self.build_target(target, jobs, capture=True, timeout=timeout)
+        return self.lesson_outcome(lesson, proc, timeout, fresh)
+
+    def lesson_outcome(self, lesson: Lesson, proc: subprocess.CompletedProcess,
+                       timeout: Optional[float], fresh: bool) -> LessonBuild:
+        """What the lesson's build (`proc`, its output captured) gave: its log written to
+        <build>/course/build-lessonNN.log; past `timeout` it did not build (fresh: what it made
+        is removed, a stopped build may leave a file half written)."""
+        log_path = self.state_dir / f"build-{lesson.label}.log"
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True)
             log_path.write_text(proc.stdout or "")
@@ -641,7 +655,7 @@ class Build:
             raise CourseError(f"cannot write {log_path}: {e.strerror or e}") from None
         if proc.returncode is None:
             if fresh:
-                self.remove_lesson_files([lesson])  # a stopped build may leave a file half written
+                self.remove_lesson_files([lesson])
             return LessonBuild(DID_NOT_BUILD, f"the build took longer than {timeout:.0f} s and was "
                                               f"stopped", str(log_path))
         if proc.returncode == 0:

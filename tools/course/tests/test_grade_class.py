@@ -21,7 +21,7 @@ from course_testing import ToolTest
 from test_grade_again import EXERCISE, SOLUTION, WHY_NOT
 
 from course.grading.grade_class import Outcome, Student, gradebook, read_roster, summary
-from course.grading.hostile.run_hostile import pinned_course, student_repo
+from course.grading.hostile.run_hostile import commit_all, pinned_course, student_repo
 from course.model.course_model import CourseError
 
 
@@ -70,22 +70,15 @@ class Roster(ToolTest):
         self.assertIn("- ada: 2.5 of 10 points not gradable on this machine", text)
 
 
-def commit_all(repo: Path, message: str) -> None:
-    for argv in (["init", "-q"], ["add", "-A"]):
-        subprocess.run(["git", "-C", str(repo), *argv], check=True, capture_output=True)
-    subprocess.run(["git", "-C", str(repo), "-c", "user.name=S", "-c", "user.email=s@s", "commit",
-                    "-q", "-m", message], check=True, capture_output=True)
-
-
 def solved_at_a_tag(course: Path, work: Path, name: str) -> Path:
     """A student repository whose tag `week1` holds lesson 01 solved, and whose HEAD has moved
     on after it (a roster that names the tag grades the tag)."""
     solution = SOLUTION.read_bytes()
     solved = student_repo(course, work, name, {EXERCISE: solution})
-    commit_all(solved, "solved")
+    commit_all(solved, "Student", "solved")
     subprocess.run(["git", "-C", str(solved), "tag", "week1"], check=True)
     (solved / EXERCISE).write_bytes(b"// after the deadline\n" + solution)
-    commit_all(solved, "late")
+    commit_all(solved, "Student", "late")
     return solved
 
 
@@ -98,9 +91,9 @@ class AClass(unittest.TestCase):
             solution = SOLUTION.read_bytes()
             solved = solved_at_a_tag(course, work, "ada")
             starter = student_repo(course, work, "bob", {})
-            commit_all(starter, "starter")
+            commit_all(starter, "Student", "starter")
             refused = student_repo(course, work, "cy", {EXERCISE: b"#include <fstream>\n" + solution})
-            commit_all(refused, "reads files")
+            commit_all(refused, "Student", "reads files")
             roster = work / "roster.csv"
             roster.write_text(f"student,repository,ref\nada,{solved},week1\nbob,{starter},\n"
                               f"cy,{refused},\ndee,{work / 'nowhere'},\n")
@@ -136,7 +129,7 @@ class AClass(unittest.TestCase):
 
             # Again: nobody at the same commit, pin and machine; a new commit is graded.
             (starter / EXERCISE).write_bytes(solution)
-            commit_all(starter, "solved at last")
+            commit_all(starter, "Student", "solved at last")
             again = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=3000)
             self.assertEqual(again.returncode, 1, again.stdout[-3000:])
             self.assertIn("   ada graded before at", again.stdout)
@@ -153,9 +146,9 @@ class AClass(unittest.TestCase):
             work = Path(tmp)
             course = pinned_course(work)
             solved = student_repo(course, work, "ada", {EXERCISE: SOLUTION.read_bytes()})
-            commit_all(solved, "solved")
+            commit_all(solved, "Student", "solved")
             starter = student_repo(course, work, "bob", {})
-            commit_all(starter, "starter")
+            commit_all(starter, "Student", "starter")
             roster = work / "roster.csv"
             roster.write_text(f"student,repository,ref\nada,{solved},\nbob,{starter},\n"
                               f"dee,{work / 'nowhere'},\n")
@@ -210,7 +203,7 @@ class Slots(ToolTest):
             (course / "tools" / "course" / "grade_run.sh").write_text("exit 2\n")
             (course / "lessons").mkdir()
             (course / "lessons" / "README.md").write_text("none yet\n")
-            commit_all(course, "pin")
+            commit_all(course, "Student", "pin")
         self.env["PATH"] = path
         return self.run_tool("course.grading.grade_class", "--roster", roster, "--course",
                              course, "--out", self.tmp / "class", *args)

@@ -21,9 +21,8 @@ from pathlib import Path
 
 from course_testing import ROOT, ToolTest
 from test_grade_again import WHY_NOT
-from test_grade_class import commit_all
 
-from course.grading.hostile.run_hostile import pinned_course, student_repo
+from course.grading.hostile.run_hostile import commit_all, pinned_course, student_repo
 
 SLURM = ROOT / "tools" / "course" / "grading" / "slurm"
 FAKE_SBATCH = """#!/bin/sh
@@ -159,7 +158,7 @@ class ATaskOfTheArray(unittest.TestCase):
             work = Path(tmp)
             course = pinned_course(work)
             starter = student_repo(course, work, "bob", {})
-            commit_all(starter, "starter")
+            commit_all(starter, "Student", "starter")
             roster = work / "roster.csv"
             roster.write_text(f"student,repository,ref\nbob,{starter},\n"
                               f"dee,{work / 'nowhere'},\n")

@@ -33,10 +33,10 @@ from typing import Dict, List, Optional
 
 from course_testing import ROOT, ToolTest
 from test_grade_again import WHY_NOT
-from test_grade_class import commit_all, solved_at_a_tag
+from test_grade_class import solved_at_a_tag
 from test_grade_class_engines import FAKE_SBATCH, SLURM, book_of
 
-from course.grading.hostile.run_hostile import pinned_course, student_repo
+from course.grading.hostile.run_hostile import commit_all, pinned_course, student_repo
 
 #: Where Debian puts the daemons, for a PATH without the sbin folders.
 SEARCH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])
@@ -362,7 +362,7 @@ class AClassOnSlurm(unittest.TestCase):
         course = pinned_course(work)
         solved = solved_at_a_tag(course, work, "ada")
         starter = student_repo(course, work, "bob", {})
-        commit_all(starter, "starter")
+        commit_all(starter, "Student", "starter")
         roster = work / "roster.csv"
         roster.write_text(f"student,repository,ref\nada,{solved},week1\nbob,{starter},\n"
                           f"dee,{work / 'nowhere'},\n")

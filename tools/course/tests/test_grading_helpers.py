@@ -227,9 +227,9 @@ class PipelinedBuild(ToolTest):
         from course.model.course_model import Build
         niceness, run_apart = {}, Build.run_apart
 
-        def recorded(build, commands, jobs, timeout=None, nice=0, started=None):
+        def recorded(build, commands, timeout=None, nice=0, started=None):
             niceness[commands[0][-1]] = nice
-            return run_apart(build, commands, jobs, timeout, nice, started)
+            return run_apart(build, commands, timeout, nice, started)
 
         with unittest.mock.patch.object(Build, "run_apart", recorded):
             pipelined.start(lessons["lesson03"])
