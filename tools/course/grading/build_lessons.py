@@ -115,6 +115,8 @@ class PipelinedBuild:
     #: brought the first one 1 s sooner and the last ones 2-3 s later; the tests waited on
     #: them.)
     NICE = 10
+    #: What a lesson whose files were never placed (so never built) says.
+    NOT_PLACED = "not built: its files were not placed"
 
     def __init__(self, build: Build, lessons: List[Lesson], plan: LessonsApart,
                  say: Callable[..., None] = print, timeout: Optional[float] = None):
@@ -167,8 +169,10 @@ class PipelinedBuild:
     def start(self, lesson: Lesson) -> None:
         """Starts the lesson's make, once prepare() has made what the lessons share and
         release() has let it."""
-        thread = threading.Thread(target=self._build, args=(lesson,), daemon=True)
-        self._threads.append(thread)
+        thread = threading.Thread(target=self._build, args=(lesson,), name=lesson.label,
+                                  daemon=True)
+        with self._lock:
+            self._threads.append(thread)
         thread.start()
 
     def _build(self, lesson: Lesson) -> None:
@@ -214,6 +218,17 @@ class PipelinedBuild:
             return self._done[label].wait(None if block else 0)
         return True
 
+    def all_placed(self) -> None:
+        """Says every lesson that will be placed was: one never started did not build (its
+        status says so), and nothing waits for it."""
+        with self._lock:
+            started = {t.name for t in self._threads}
+        for label, done in self._done.items():
+            if label not in started:
+                with self._lock:
+                    self.status.setdefault(label, LessonBuild(DID_NOT_BUILD, self.NOT_PLACED))
+                done.set()
+
     def stop(self) -> None:
         """Stops every make still running, and any not started yet from starting (a grading
         that ends early: an error, Ctrl-C); finish() then waits for no build."""
@@ -226,8 +241,7 @@ class PipelinedBuild:
         and returns the status of each lesson, in order; a lesson never started did not build."""
         for thread in self._threads:
             thread.join()
-        status = {label: self.status.get(label, LessonBuild(DID_NOT_BUILD, "not built: its "
-                                                                          "files were not placed"))
+        status = {label: self.status.get(label, LessonBuild(DID_NOT_BUILD, self.NOT_PLACED))
                   for label in self.lessons}
         write_text_atomic(status_path or self.build.status_path, build_status_json(status))
         self._write_record()

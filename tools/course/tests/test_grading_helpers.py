@@ -255,6 +255,10 @@ class PipelinedBuild(ToolTest):
         self.assertGreater(pipelined.NICE, 0)
         self.assertTrue(pipelined.wait("lesson01", block=False))
         self.assertFalse(pipelined.wait("lesson02", block=False))  # never started
+        # Once every lesson that will be placed was, no test waits for one that was not.
+        pipelined.all_placed()
+        self.assertTrue(pipelined.wait("lesson02", block=False))
+        self.assertTrue(pipelined.wait("lesson01", block=False))
         # A lesson never started (its files never placed) did not build; the status says so.
         status = pipelined.finish()
         self.assertEqual({k: v.status for k, v in status.items()},
