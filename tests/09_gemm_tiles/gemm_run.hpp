@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +11,7 @@
 #include <demo.hpp>
 
 #include "kit/timer.hpp"
+#include "device_problem.hpp"
 #include "twin.hpp"
 
 namespace lesson09::testing {
@@ -57,14 +57,6 @@ inline double gemm_flops(int m, int n, int k) {
 /// GFLOP/s of an m x n x k GEMM that took `ms` milliseconds.
 inline double gflops(int m, int n, int k, double ms) {
   return ms > 0 ? gemm_flops(m, n, k) / (ms * 1e-3) / 1e9 : 0.0;
-}
-
-/// The error a float GEMM may make on an element whose terms sum, in absolute value, to
-/// `abs_sum`: one rounding per term, each at most half an ulp of a partial sum bounded by
-/// abs_sum, (k + 1) eps abs_sum in all, plus the smallest normal float.
-inline double gemm_tolerance(int k, double abs_sum) {
-  return (k + 1) * static_cast<double>(std::numeric_limits<float>::epsilon()) * abs_sum +
-         static_cast<double>(std::numeric_limits<float>::min());
 }
 
 /// One element of the CPU reference and the error a float kernel may make on it.

@@ -1,10 +1,14 @@
 // cuBLAS SGEMM as the yardstick: FP32 math (no TF32), every kernel's answer against cuBLAS's
-// at 4096^3, and the float4 kernel's least share of cuBLAS's speed on an architecture where
+// at 4096^3 (the check itself tested at a small size), and the float4 kernel's least share of cuBLAS's speed on an architecture where
 // it was measured (skipped elsewhere, with the reason).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
+#include <limits>
 #include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <demo.hpp>
@@ -49,6 +53,46 @@ TEST(Cublas, ComputesInFp32) {
                                                                             : "wrong");
     }
   }
+}
+
+// The elements spoiled_blocked_scalar writes over the blocked kernel's answer: (index, value).
+std::vector<std::pair<std::size_t, float>> g_spoiled;
+
+void spoiled_blocked_scalar(const float* a, const float* b, float* c, int m, int n, int k,
+                            cudaStream_t stream) {
+  lesson09::gemm_blocked_scalar(a, b, c, m, n, k, stream);
+  for (const auto& [e, value] : g_spoiled) {
+    CUDA_CHECK(cudaMemcpyAsync(c + e, &value, sizeof value, cudaMemcpyHostToDevice, stream));
+  }
+}
+
+bool names(const ::testing::AssertionResult& r, const std::string& text) {
+  return std::string(r.message()).find(text) != std::string::npos;
+}
+
+// Problem::check, which the 4096^3 comparisons rely on, at a ragged small size: it passes a
+// kernel's answer, and refuses one element moved outside the tolerance or a NaN, naming the
+// first such element.
+TEST(Cublas, TheCheckNamesTheFirstElementOutsideTheTolerance) {
+  KIT_REQUIRE_GPU();
+  LESSON09_REQUIRE_CUBLAS();
+  constexpr int m = 133, n = 97, k = 71;
+  Cublas cublas;
+  Problem p(cublas, m, n, k, kit::testing::fresh_seed());
+  const Variant spoiled{"spoiled", spoiled_blocked_scalar, nullptr};
+  g_spoiled.clear();
+  EXPECT_TRUE(p.check(spoiled));
+  // |C(i, j)| <= k for inputs in [-1, 1): 2k + 1 is at least k + 1 away from the answer.
+  const std::size_t first = 5 * n + 7, later = 90 * n + 3;
+  g_spoiled = {{later, std::numeric_limits<float>::quiet_NaN()}, {first, 2.0f * k + 1}};
+  const ::testing::AssertionResult both = p.check(spoiled);
+  EXPECT_FALSE(both);
+  EXPECT_TRUE(names(both, "C(5, 7) = 143")) << both.message();
+  g_spoiled = {{later, std::numeric_limits<float>::quiet_NaN()}};
+  const ::testing::AssertionResult nan = p.check(spoiled);
+  EXPECT_FALSE(nan);
+  EXPECT_TRUE(names(nan, "C(90, 3) = nan")) << nan.message();
+  g_spoiled.clear();
 }
 
 // One launch of each kernel, in the order of variants(), after cuBLAS's two (the answer and
