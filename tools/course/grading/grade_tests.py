@@ -18,8 +18,9 @@ run of the test can write. A test passes only when
     skip), and
   - (for a sanitizer run) the sanitizer wrapper passed and the report shows that the tests it
     was given really started.
-The tests of one program that need the GPU alone (counters, timing) run in one process, one
-filter naming each (batches(); a lesson's manifest may keep its tests apart): there a test
+The GPU tests of one program run in one process, one filter naming each: those that need the
+GPU alone (counters, timing) in one, those that share it in another (batches(); a lesson's
+manifest may keep its tests apart): there a test
 passes only when the report lists exactly the tests asked for, it and every test before it
 started and passed, and the process, whose every test passed, exited 0. From the first test
 that did not pass, and for every test of a process that ran out of time, left no report or
@@ -294,15 +295,15 @@ def cpu_recording_tests(tests: List[Planned], course: Path) -> List[str]:
     return out
 
 
-def batches(alone: List[Planned], course: Path) -> List[List[Planned]]:
-    """The tests that need the GPU alone, in the processes they run in, in their order: the
-    GoogleTest tests of one program, one filter a test, with the same environment and working
-    folder, together, in the order of the first; any other test, and every test its lesson's
-    manifest keeps apart (grade_tests_alone), on its own. What a process of several gives up
-    and why it is safe: docs/instructors.md, section 8."""
+def batches(tests: List[Planned], course: Path) -> List[List[Planned]]:
+    """GPU tests in the processes they run in, in their order: the GoogleTest tests of one
+    program, one filter a test, with the same environment and working folder, and the same
+    hold on the GPU (alone, or sharing it), together, in the order of the first; any other
+    test, and every test its lesson's manifest keeps apart (grade_tests_alone), on its own.
+    What a process of several gives up and why it is safe: docs/instructors.md, section 8."""
     manifests = {f"lesson{lesson.number}": lesson.manifest for lesson in find_lessons(course)}
     groups: Dict[tuple, List[Planned]] = {}
-    for t in alone:
+    for t in tests:
         parts = split_test_name(t.name)
         filters = [a for a in t.command if a.startswith(_FILTER)]
         one = len(t.gtest_names) == 1 and filters == [_FILTER + t.gtest_names[0]]
@@ -310,23 +311,26 @@ def batches(alone: List[Planned], course: Path) -> List[List[Planned]]:
                 manifests[parts.label].graded_alone(t.gtest_names[0]):
             key: tuple = ("alone", t.name)
         else:
-            key = ("program", tuple(a for a in t.command if a not in filters), t.cwd,
+            key = ("program", t.lock, tuple(a for a in t.command if a not in filters), t.cwd,
                    tuple(sorted(t.environment.items())))
         groups.setdefault(key, []).append(t)
     return list(groups.values())
 
 
-def shared_order(shared: List[Planned], past: Dict[str, float]) -> List[Planned]:
-    """The tests that share the GPU in the order they start: the longest first, so that none
-    of them starts last and runs on alone while the other slots stand idle. How long a test
-    takes is what it took the last time this build graded (`past`, from the last evidence
-    record); before that, a racecheck run, then the other sanitizer runs, then the rest, as they
-    usually rank."""
-    def rank(t: Planned) -> Tuple[int, float]:
-        tool = 0 if t.kind == "sanitizer" and "/racecheck/" in t.name else \
-            1 if t.kind == "sanitizer" else 2
-        return (0, -past[t.name]) if t.name in past else (1, tool)
-    return sorted(shared, key=rank)
+def shared_order(processes: List[List[Planned]], past: Dict[str, float]
+                 ) -> List[List[Planned]]:
+    """The processes of the tests that share the GPU (batches()) in the order they start: the
+    longest first, so that none of them starts last and runs on alone while the other slots
+    stand idle. How long a process takes is what its tests took the last time this build
+    graded (`past`, from the last evidence record); before that, a racecheck run, then the other
+    sanitizer runs, then the rest, as they usually rank."""
+    def rank(process: List[Planned]) -> Tuple[int, float]:
+        if all(t.name in past for t in process):
+            return (0, -sum(past[t.name] for t in process))
+        t = process[0]
+        return (1, 0 if t.kind == "sanitizer" and "/racecheck/" in t.name else
+                1 if t.kind == "sanitizer" else 2)
+    return sorted(processes, key=rank)
 
 
 def past_seconds(record: Optional[Path]) -> Dict[str, float]:
@@ -515,8 +519,7 @@ class Runner:
         return v
 
     def run_batch(self, tests: List[Planned]) -> List[Verdict]:
-        """Tests of one program that need the GPU alone (batches()), in one process where they
-        can be: each is prepared as on its own; those the grader tells the same run together,
+        """GPU tests of one program (batches()), in one process where they can be: each is prepared as on its own; those the grader tells the same run together,
         and keep their verdicts up to the first that did not pass (_execute_batch)."""
         verdicts: Dict[str, Verdict] = {}
         together: Dict[tuple, List[Tuple[Planned, Dict[str, str], List[dict]]]] = {}
@@ -856,8 +859,9 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
     that need the GPU alone (timing, counters: they hold the `gpu` lock), one process at a
     time, lesson after lesson: those of one program in one process where their lesson
     allows it (batches()), each other one in its own; then the GPU tests that share the GPU
-    (correctness, sanitizer runs: one slot each) as many at a time as the GPU has slots (what a
-    test that needs it alone asks for), the CPU tests `jobs` at a time beside them. A test runs
+    (correctness, sanitizer runs: one slot a process), those of one program again in one
+    process where their lesson allows it, as many processes at a time as the GPU has slots
+    (what a test that needs it alone asks for), the CPU tests `jobs` at a time beside them. A test runs
     only the programs the grading build made (`programs`). `build`: the build folder, whose list
     of what tests read the sandbox shows them; keep_failing: --keep-failing-output;
     cpu_recording_points: --cpu-recording-points; apart: --tests-apart (every test in a process
@@ -925,6 +929,10 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
     def one(test: Planned) -> None:
         record(runner.run(as_built(test)))
 
+    def together(process: List[Planned]) -> None:
+        for v in runner.run_batch(process):
+            record(v)
+
     slots = max([t.gpu_slots for t in tests], default=1)
     try:
         start = time.monotonic()
@@ -953,13 +961,15 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool, \
                 ThreadPoolExecutor(max_workers=max(1, slots)) as gpu:
             start = time.monotonic()
-            shared_futures = [gpu.submit(one, t) for t in shared_order(shared, past or {})]
+            processes = [[t] for t in shared] if apart else batches(shared, course)
+            shared_futures = [gpu.submit(together, p)
+                              for p in shared_order(processes, past or {})]
             cpu_futures = [pool.submit(one, t) for t in cpu]
             for f in shared_futures:
                 f.result()
             if shared and machine.gpu:
-                say(f"  the GPU tests that share it: {len(shared)} in {slots} slots, "
-                    f"{time.monotonic() - start:.0f} s")
+                say(f"  the GPU tests that share it: {len(shared)} in {len(processes)} "
+                    f"processes, {slots} at a time, {time.monotonic() - start:.0f} s")
             for f in cpu_futures:
                 f.result()
     finally:

@@ -233,19 +233,27 @@ class Evidence(Runner):
         self.assertIn("(from the CPU recording): load 1.00", junit)
 
 
+def gpu_slots(n: int) -> dict:
+    """A test's property asking for n slots of the GPU, as ctest lists it."""
+    return {"name": "RESOURCE_GROUPS", "value": [{"requirements": [{".type": "gpus", "slots": n}]}]}
+
+
 @unittest.skipUnless(BOX.isolated, f"no sandbox here: {BOX.reason}")
 class Batches(Runner):
-    """The tests of one program that need the GPU alone run in one process, each still judged
-    from the report: a test passes there only after every test before it passed; from the first
-    that did not, and for a process that went wrong as a whole, each runs again on its own."""
+    """The GPU tests of one program run in one process (those that need the GPU alone in one,
+    those that share it in another), each still judged from the report: a test passes there
+    only after every test before it passed; from the first that did not, and for a process that
+    went wrong as a whole, each runs again on its own."""
 
     NAMES = ("C.First", "C.Second", "C.Third")
+    ALONE = [{"name": "RESOURCE_LOCK", "value": ["gpu"]}, gpu_slots(8)]
+    SHARED = [gpu_slots(1)]
 
-    def batch(self, modes: str = "", exit_status: str = "", lessons=None) -> Dict[str, dict]:
-        alone = [{"name": "RESOURCE_LOCK", "value": ["gpu"]}]
+    def batch(self, modes: str = "", exit_status: str = "", shared=()) -> Dict[str, dict]:
+        """The three tests, each alone on the GPU (counters) but those named in `shared`."""
         self.register({n: "several" for n in self.NAMES}, gpu=True,
-                      extra={n: alone for n in self.NAMES},
-                      labels={n: ["counters"] for n in self.NAMES},
+                      extra={n: self.SHARED if n in shared else self.ALONE for n in self.NAMES},
+                      labels={n: [] if n in shared else ["counters"] for n in self.NAMES},
                       env={"FAKE_GTEST_MODES": modes, "FAKE_GTEST_EXIT": exit_status})
         machine = self.tmp / "machine.json"
         machine.write_text(json.dumps(H100))
@@ -264,6 +272,21 @@ class Batches(Runner):
         case = case[:case.index("</testcase>")]
         self.assertIn("[kit-counters] C.Second:", case)
         self.assertNotIn("C.First:", case)
+
+    def test_the_tests_that_share_the_gpu_share_a_process_of_their_own(self):
+        got = self.batch(shared=self.NAMES)
+        self.assertEqual({n: (t["status"], t["batch"]) for n, t in got.items()},
+                         {n: ("passed", list(self.NAMES)) for n in self.NAMES})
+        # Never with a test that needs the GPU alone, though the program is the same.
+        got = self.batch(shared=("C.Second", "C.Third"))
+        self.assertEqual({n: (t["status"], t["batch"]) for n, t in got.items()},
+                         {"C.First": ("passed", []),
+                          "C.Second": ("passed", ["C.Second", "C.Third"]),
+                          "C.Third": ("passed", ["C.Second", "C.Third"])})
+        # From the first that did not pass, each runs again on its own, as for the others.
+        got = self.batch("C.Second=fail", shared=self.NAMES)
+        self.assertEqual([(got[n]["status"], bool(got[n]["batch"])) for n in self.NAMES],
+                         [("passed", True), ("failed", False), ("passed", False)])
 
     def test_from_the_first_that_did_not_pass_each_runs_alone(self):
         got = self.batch("C.Second=fail")
@@ -302,8 +325,9 @@ class Batches(Runner):
 
 
 class SharedOrder(ToolTest):
-    """The tests that share the GPU start longest first: by what each took the last time the
-    build graded, else racecheck runs, other sanitizer runs, then the rest."""
+    """The processes of the tests that share the GPU start longest first: by what their tests
+    took the last time the build graded, else racecheck runs, other sanitizer runs, then the
+    rest."""
 
     @staticmethod
     def planned(name: str, sanitizer: bool) -> Planned:
@@ -313,20 +337,27 @@ class SharedOrder(ToolTest):
                        False, 1, "/", {}, None)
 
     def test_longest_first(self):
-        tests = [self.planned("A.Quick", False), self.planned("memcheck/gpu_x_test", True),
-                 self.planned("racecheck/gpu_x_test", True), self.planned("B.Slow", False)]
+        quick, slow, other = (self.planned(n, False) for n in ("A.Quick", "B.Slow", "C.Other"))
+        memcheck, racecheck = (self.planned(f"{tool}/gpu_x_test", True)
+                               for tool in ("memcheck", "racecheck"))
+        processes = [[quick, other], [memcheck], [racecheck], [slow]]
+
         def names(order):
-            return [t.name.split("/", 2)[2] for t in order]
-        self.assertEqual(names(shared_order(tests, {})),
-                         ["racecheck/gpu_x_test", "memcheck/gpu_x_test", "A.Quick", "B.Slow"])
+            return [[t.name.split("/", 2)[2] for t in process] for process in order]
+        self.assertEqual(names(shared_order(processes, {})),
+                         [["racecheck/gpu_x_test"], ["memcheck/gpu_x_test"],
+                          ["A.Quick", "C.Other"], ["B.Slow"]])
         record = self.tmp / "evidence.json"
         record.write_text(json.dumps({"tests": [
             {"name": "student/lesson01/A.Quick", "seconds": 0.5},
+            {"name": "student/lesson01/C.Other", "seconds": 4.0},
             {"name": "student/lesson01/B.Slow", "seconds": 9.0},
             {"name": "student/lesson01/racecheck/gpu_x_test", "seconds": 4.0}]}))
-        # Those measured before, longest first; then the others by their kind.
-        self.assertEqual(names(shared_order(tests, past_seconds(record))),
-                         ["B.Slow", "racecheck/gpu_x_test", "A.Quick", "memcheck/gpu_x_test"])
+        # Those measured before, longest first (a process: the sum of its tests); then the
+        # others by their kind.
+        self.assertEqual(names(shared_order(processes, past_seconds(record))),
+                         [["B.Slow"], ["A.Quick", "C.Other"], ["racecheck/gpu_x_test"],
+                          ["memcheck/gpu_x_test"]])
         for broken in ("not json", json.dumps({"tests": [{"name": "x"}]})):
             record.write_text(broken)
             self.assertEqual(past_seconds(record), {})
@@ -369,7 +400,9 @@ class Order(ToolTest):
 
             def run_batch(self, batch):
                 assert all(t.command and t.timeout == 60 for t in batch), batch
-                events.append(("alone", [t.name.split("/")[-1] for t in batch]))
+                with lock:
+                    events.append(("alone" if batch[0].lock else "shared",
+                                   [t.name.split("/")[-1] for t in batch]))
                 if "lesson02" in batch[0].name:
                     second_ran.set()
                 return [grade_tests.Verdict(t.name, grade_tests.PASSED) for t in batch]
@@ -402,11 +435,11 @@ class Order(ToolTest):
         # built first ...
         self.assertEqual(events[:4], [("ready", "lesson02"), ("alone", ["B.Counters", "B.Timing"]),
                                       ("ready", "lesson01"), ("alone", ["A.Counters"])])
-        # ... then the others, each once its lesson is built.
+        # ... then the others, each once its lesson is built: the GPU tests of a program that
+        # share the GPU in a process of their own, each CPU test in its own.
         rest = events[4:]
-        for name, label in (("A.Shared", "lesson01"), ("A.Cpu", "lesson01"),
-                            ("B.Shared", "lesson02")):
-            self.assertIn(("run", name), rest)
+        for event in (("shared", ["A.Shared"]), ("run", "A.Cpu"), ("shared", ["B.Shared"])):
+            self.assertIn(event, rest)
         self.assertEqual(events.count(("ready", "lesson01")), 1)  # planned again only once
 
 
