@@ -1,6 +1,6 @@
 // cuBLAS SGEMM as the yardstick: FP32 math (no TF32), every kernel's answer against cuBLAS's
-// at 4096^3 (the check itself tested at a small size), and the float4 kernel's least share of cuBLAS's speed on an architecture where
-// it was measured (skipped elsewhere, with the reason).
+// at 4096^3 (the check itself tested at a small size), and the float4 kernel's least share of
+// cuBLAS's speed on an architecture where it was measured (skipped elsewhere, with the reason).
 #include <gtest/gtest.h>
 
 #include <cmath>

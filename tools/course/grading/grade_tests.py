@@ -20,12 +20,12 @@ run of the test can write. A test passes only when
     was given really started.
 The GPU tests of one program run in one process, one filter naming each: those that need the
 GPU alone (counters, timing) in one, those that share it in another (batches(); a lesson's
-manifest may keep its tests apart): there a test
-passes only when the report lists exactly the tests asked for, it and every test before it
-started and passed, and the process, whose every test passed, exited 0. From the first test
-that did not pass, and for every test of a process that ran out of time, left no report or
-listed a test it was not asked for, each runs again in a process of its own and is judged as
-above. docs/instructors.md, section 8, weighs what this gives up.
+manifest may keep its tests apart): there a test passes only when the report lists exactly the
+tests asked for, it and every test before it started and passed, and the process, whose every
+test passed, exited 0. From the first test that did not pass, and for every test of a process
+that ran out of time, left no report or listed a test it was not asked for, each runs again in
+a process of its own and is judged as above. docs/instructors.md, section 8, weighs what this
+gives up.
 A test whose program is missing did not build, and is not run; a test whose program is not the
 one the grading build made (build_lessons.py's record, <build>/course/programs.json: the file's
 sha256 under that build's id) is not run either, and fails with the reason; a skip is a skip;
@@ -519,8 +519,9 @@ class Runner:
         return v
 
     def run_batch(self, tests: List[Planned]) -> List[Verdict]:
-        """GPU tests of one program (batches()), in one process where they can be: each is prepared as on its own; those the grader tells the same run together,
-        and keep their verdicts up to the first that did not pass (_execute_batch)."""
+        """GPU tests of one program (batches()), in one process where they can be: each is
+        prepared as on its own; those the grader tells the same run together, and keep their
+        verdicts up to the first that did not pass (_execute_batch)."""
         verdicts: Dict[str, Verdict] = {}
         together: Dict[tuple, List[Tuple[Planned, Dict[str, str], List[dict]]]] = {}
         for t in tests:
@@ -861,9 +862,9 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
     allows it (batches()), each other one in its own; then the GPU tests that share the GPU
     (correctness, sanitizer runs: one slot a process), those of one program again in one
     process where their lesson allows it, as many processes at a time as the GPU has slots
-    (what a test that needs it alone asks for), the CPU tests `jobs` at a time beside them. A test runs
-    only the programs the grading build made (`programs`). `build`: the build folder, whose list
-    of what tests read the sandbox shows them; keep_failing: --keep-failing-output;
+    (what a test that needs it alone asks for), the CPU tests `jobs` at a time beside them. A
+    test runs only the programs the grading build made (`programs`). `build`: the build folder,
+    whose list of what tests read the sandbox shows them; keep_failing: --keep-failing-output;
     cpu_recording_points: --cpu-recording-points; apart: --tests-apart (every test in a process
     of its own); past: each test's seconds the last time this build graded (past_seconds: the
     order in which the tests that share the GPU start, shared_order()); ready: for a pipelined
