@@ -48,9 +48,8 @@ __global__ void absolute_values_kernel(const float* in, float* out, std::size_t 
   }
 }
 
-__global__ void outside_tolerance_kernel(const float* got, const float* want,
-                                         const float* abs_sum, std::size_t n, int k,
-                                         unsigned long long* first) {
+__global__ void outside_tolerance_kernel(const float* got, const float* want, const float* abs_sum,
+                                         std::size_t n, int k, unsigned long long* first) {
   for (std::size_t e = first_index(); e < n; e += grid_stride()) {
     const double difference = fabs(static_cast<double>(got[e]) - want[e]);
     if (!(difference <= beside_cublas_tolerance(k, abs_sum[e]))) {

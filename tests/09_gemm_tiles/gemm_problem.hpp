@@ -28,8 +28,8 @@ struct Problem {
 
   Problem(Cublas& cublas, int m_, int n_, int k_, std::uint64_t seed)
       : m(m_), n(n_), k(k_), a(static_cast<std::size_t>(m_) * k_),
-        b(static_cast<std::size_t>(k_) * n_), c(static_cast<std::size_t>(m_) * n_),
-        want(c.size()), abs_sum(c.size()) {
+        b(static_cast<std::size_t>(k_) * n_), c(static_cast<std::size_t>(m_) * n_), want(c.size()),
+        abs_sum(c.size()) {
     random_floats_on_device(a.get(), a.size(), seed);
     random_floats_on_device(b.get(), b.size(), seed ^ 0x5bd1e995ull);
     cublas.sgemm(a.get(), b.get(), want.get(), m, n, k);
@@ -51,12 +51,12 @@ struct Problem {
     }
     const float got = element(c, e), cublas_c = element(want, e);
     return ::testing::AssertionFailure()
-           << v.name << " at " << m << " x " << n << " x " << k << ": C(" << e / n << ", "
-           << e % n << ") = " << got << ", cuBLAS " << cublas_c << ", allowed difference "
+           << v.name << " at " << m << " x " << n << " x " << k << ": C(" << e / n << ", " << e % n
+           << ") = " << got << ", cuBLAS " << cublas_c << ", allowed difference "
            << beside_cublas_tolerance(k, element(abs_sum, e));
   }
 
- private:
+private:
   static float element(const kit::DeviceBuffer<float>& buffer, std::size_t e) {
     float x = 0;
     CUDA_CHECK(cudaMemcpy(&x, buffer.get() + e, sizeof x, cudaMemcpyDeviceToHost));

@@ -10,8 +10,8 @@
 
 #include <demo.hpp>
 
-#include "kit/timer.hpp"
 #include "device_problem.hpp"
+#include "kit/timer.hpp"
 #include "twin.hpp"
 
 namespace lesson09::testing {

@@ -261,7 +261,8 @@ def grade_pipelined(args, steps: Steps, student: Path, course: Path, lessons: Li
             pipelined.prepare()
             steps.span("what the lessons share", begin, time.monotonic())
             begin = time.monotonic()
-            machine_facts(args, build, box, gpu_name, gpu_why, quiet=True)
+            machine_done["facts"] = machine_facts(args, build, box, gpu_name, gpu_why,
+                                                  quiet=True)
             steps.span("the machine", begin, time.monotonic())
         except (CourseError, OSError, ValueError, subprocess.SubprocessError) as e:
             machine_done["error"] = e
@@ -287,11 +288,11 @@ def grade_pipelined(args, steps: Steps, student: Path, course: Path, lessons: Li
         pipelined.finish()
         raise
     checking.join()
-    if "error" in machine_done:
+    if "facts" not in machine_done:  # it failed, or ended some other way: no test runs
         pipelined.stop()
         pipelined.finish()
-        raise machine_done["error"]
-    say_machine(records)
+        raise machine_done.get("error") or CourseError("the machine check did not finish")
+    say_machine(machine_done["facts"])
     begin = time.monotonic()
     try:
         test_and_record(args, build, box, tests, pipelined)
@@ -334,13 +335,12 @@ def machine_facts(args, build: Build, box, gpu_name: Optional[str], gpu_why: str
         facts["counters_reason"] = "treated as refused (grade_run.sh --counters-refused)"
     write_text_atomic(records / "machine.json", json.dumps(facts, indent=1) + "\n")
     if not quiet:
-        say_machine(records)
+        say_machine(facts)
     return facts
 
 
-def say_machine(records: Path) -> None:
-    """Says what the machine check found (course/machine.json)."""
-    facts = json.loads((records / "machine.json").read_text())
+def say_machine(facts: dict) -> None:
+    """Says what the machine check found (machine_facts())."""
     counters = "readable" if facts.get("counters") else \
         f"not readable: {facts.get('counters_reason', '')}"
     slowdowns = "shown" if facts.get("timing") else f"not shown: {facts.get('timing_reason', '')}"
@@ -361,16 +361,17 @@ def test_and_record(args, build: Build, box, tests,
         if not pipelined.wait(label, block):
             return None
         return {t.name: t for t in grade_tests.planned_tests(build.dir, "student", [label[-2:]])}
-    verdicts = grade_tests.run_tests(tests, box, grade_tests.Machine.read(records / "machine.json"),
-                                     args.jobs, programs, say=lambda line: print(line, flush=True),
+    machine = grade_tests.Machine.read(records / "machine.json")
+    verdicts = grade_tests.run_tests(tests, box, machine, args.jobs, programs,
+                                     say=lambda line: print(line, flush=True),
                                      build=build, keep_failing=args.keep_failing_output,
                                      apart=args.tests_apart,
                                      cpu_recording_points=args.cpu_recording_points,
                                      past=grade_tests.past_seconds(records / "evidence.json"),
                                      ready=ready if pipelined is not None else None)
-    grade_tests.write_outputs(verdicts, box, grade_tests.Machine.read(records / "machine.json"),
-                              programs, build.dir / "junit.xml", records / "evidence.json",
-                              args.keep_failing_output, args.cpu_recording_points)
+    grade_tests.write_outputs(verdicts, box, machine, programs, build.dir / "junit.xml",
+                              records / "evidence.json", args.keep_failing_output,
+                              args.cpu_recording_points)
     passed = sum(v.status == grade_tests.PASSED for v in verdicts)
     recorded = sum(v.counts_from == "cpu recording" for v in verdicts)
     print(f"   {passed} of {len(verdicts)} tests passed" +

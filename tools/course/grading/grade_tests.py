@@ -949,9 +949,8 @@ def run_tests(tests: List[Planned], sandbox: Sandbox, machine: Machine, jobs: in
             group = [as_built(t) for t in alone if label_of(t) == label]
             processes = [[t] for t in group] if apart else batches(group, course)
             count += len(processes)
-            for batch in processes:
-                for v in runner.run_batch(batch):
-                    record(v)
+            for process in processes:
+                together(process)
         if alone and machine.gpu:
             say(f"  the GPU tests that need it alone: {len(alone)} in {count} "
                 f"processes, {time.monotonic() - start:.0f} s")

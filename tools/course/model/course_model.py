@@ -354,6 +354,7 @@ def remove_file(path: Path) -> None:
     except OSError as e:
         raise CourseError(f"cannot remove {path}: {e.strerror or e}") from None
 
+
 @dataclass
 class LessonsApart:
     """The commands of a pipelined grading build (Build.lessons_apart): those that make what
@@ -524,10 +525,7 @@ class Build:
                 stdout, _ = proc.communicate(
                     timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                try:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                except OSError:
-                    pass
+                stop_processes([proc])
                 stdout, _ = proc.communicate()
                 return subprocess.CompletedProcess(argv, None, printed + (stdout or ""))
             printed += stdout or ""
@@ -594,8 +592,8 @@ class Build:
         system's check, every goal two or more of the lessons need (what they share: the kit,
         GoogleTest, ...) and the `also` targets; then each lesson's own goal. Once what they
         share is made, the lessons' makes touch no file in common, so they can run at once.
-        Each make runs `jobs` jobs. None where the build is not made by a Makefile generator (Ninja's log allows one run at
-        a time), or where Makefile2 does not name a goal."""
+        Each make runs `jobs` jobs. None where the build is not made by a Makefile generator
+        (Ninja's log allows one run at a time), or where Makefile2 does not name a goal."""
         found = self._makefile2()
         if found is None:
             return None
